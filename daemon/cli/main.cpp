@@ -1,0 +1,31 @@
+// opticsd: one binary, subcommands. Each subcommand lives in its own file.
+#include <cstdio>
+#include <exception>
+
+#include "daemon/cli/command.hpp"
+
+namespace opticsd::cli {
+// One row per subcommand.
+constexpr CommandRegistrar kCommands[] = {
+};
+}  // namespace opticsd::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"opticsd: optical transceiver telemetry for AI training fabrics.\n"
+               "Reads module DOM/CMIS/VDM telemetry from switches (SNMP) and hosts (ethtool),\n"
+               "flags degrading optics as straggler suspects, exports Prometheus metrics and keeps history.",
+               "opticsd"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("opticsd ") + OPTICSD_VERSION);
+  int exit_code = 0;
+  for (auto registrar : opticsd::cli::kCommands) registrar(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "opticsd: %s\n", e.what());
+    return 1;
+  }
+  return exit_code;
+}

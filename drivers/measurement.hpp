@@ -1,0 +1,80 @@
+#pragma once
+// The catalogue of every value opticsd knows how to carry, with its unit.
+//
+// One table drives the Sample's storage, the exporter's metric names, the
+// store's column names and the rules engine's lookups, so a new value is one
+// row here and nowhere else. Units are part of each name on purpose.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace opticsd {
+
+// Values a module (or its port) reports once.
+enum class ModuleMetric : std::uint8_t {
+  kTemperatureCelsius,
+  kSupplyVoltageVolts,
+  kLaserTemperatureCelsius,   // CMIS VDM, where the module has it
+  kPreFecBerRatio,            // port level: reported (SNMP PHY MIB) or derived from FEC counters
+  kPostFecBerRatio,           // port level, where reported
+  kCount,
+};
+
+// Values a module reports per lane (1 lane for SFP, 4 for QSFP, 8+ for CMIS).
+enum class LaneMetric : std::uint8_t {
+  kTxBiasMilliamperes,
+  kTxPowerDbm,
+  kRxPowerDbm,
+  kPreFecBerRatio,            // CMIS VDM media side (current), or derived per lane
+  kPreFecBerMinRatio,         // VDM statistics over the module's interval
+  kPreFecBerMaxRatio,
+  kPreFecBerAvgRatio,
+  kHostPreFecBerRatio,        // VDM host side (current)
+  kErroredFramesRatio,        // VDM FERC media side (current)
+  kEsnrDecibels,              // VDM eSNR media input
+  kLtpDecibels,               // VDM PAM4 level transition parameter
+  kCount,
+};
+
+inline constexpr std::size_t kModuleMetricCount = static_cast<std::size_t>(ModuleMetric::kCount);
+inline constexpr std::size_t kLaneMetricCount = static_cast<std::size_t>(LaneMetric::kCount);
+
+// How a metric is named everywhere: `key` is the store column and the suffix
+// of the Prometheus name (opticsd_module_<key> / opticsd_lane_<key>).
+struct MetricInfo {
+  std::string_view key;
+  std::string_view help;
+};
+
+inline constexpr std::array<MetricInfo, kModuleMetricCount> kModuleMetricInfo{{
+    {"temperature_celsius", "Module case temperature in degrees Celsius."},
+    {"supply_voltage_volts", "Module supply voltage (Vcc) in volts."},
+    {"laser_temperature_celsius", "Laser temperature from CMIS VDM in degrees Celsius."},
+    {"pre_fec_ber_ratio", "Port pre-FEC bit error ratio (reported, or corrected bits over bits carried)."},
+    {"post_fec_ber_ratio", "Port post-FEC bit error ratio where reported."},
+}};
+
+inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
+    {"tx_bias_milliamperes", "Laser bias current in milliamperes."},
+    {"tx_power_dbm", "Transmitted optical power in dBm (-40 dBm floor when dark)."},
+    {"rx_power_dbm", "Received optical power in dBm (-40 dBm floor when dark)."},
+    {"pre_fec_ber_ratio", "Lane pre-FEC bit error ratio, media side, current."},
+    {"pre_fec_ber_min_ratio", "Lane pre-FEC bit error ratio, media side, minimum over the module's VDM interval."},
+    {"pre_fec_ber_max_ratio", "Lane pre-FEC bit error ratio, media side, maximum over the module's VDM interval."},
+    {"pre_fec_ber_avg_ratio", "Lane pre-FEC bit error ratio, media side, average over the module's VDM interval."},
+    {"host_pre_fec_ber_ratio", "Lane pre-FEC bit error ratio, host side, current."},
+    {"errored_frames_ratio", "Lane errored frames ratio (VDM FERC), media side, current."},
+    {"esnr_decibels", "Lane electrical signal-to-noise ratio (VDM eSNR) in dB."},
+    {"ltp_decibels", "Lane PAM4 level transition parameter (VDM LTP) in dB."},
+}};
+
+constexpr const MetricInfo& info(ModuleMetric m) { return kModuleMetricInfo[static_cast<std::size_t>(m)]; }
+constexpr const MetricInfo& info(LaneMetric m) { return kLaneMetricInfo[static_cast<std::size_t>(m)]; }
+
+// Optical power has no dBm at 0 mW. opticsd reports the -40 dBm floor and a
+// separate no-light flag; never -inf, NaN or 0 dBm (which would mean 1 mW).
+inline constexpr double kNoLightFloorDbm = -40.0;
+
+}  // namespace opticsd

@@ -1,0 +1,29 @@
+#pragma once
+// Unit conversions shared by every decoder and profile, so that the zero-light
+// rule is applied in one place.
+
+#include <cmath>
+
+#include "drivers/measurement.hpp"
+
+namespace opticsd {
+
+struct OpticalPower {
+  double dbm = kNoLightFloorDbm;
+  bool no_light = true;
+};
+
+// mW to dBm with the -40 dBm floor: at or below 0.0001 mW (and for 0, negative
+// or non-finite input) the module is dark, reported as the floor plus the flag.
+inline OpticalPower opticalPowerFromMilliwatts(double milliwatts) {
+  if (!std::isfinite(milliwatts) || milliwatts <= 0.0001) return {};
+  return {10.0 * std::log10(milliwatts), false};
+}
+
+// A dBm reading from a device: below the floor (or -inf) is dark.
+inline OpticalPower opticalPowerFromDbm(double dbm) {
+  if (!std::isfinite(dbm) || dbm <= kNoLightFloorDbm) return {};
+  return {dbm, false};
+}
+
+}  // namespace opticsd
