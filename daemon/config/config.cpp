@@ -1,0 +1,215 @@
+#include "daemon/config/config.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "drivers/registry.hpp"
+
+namespace opticsd {
+namespace {
+
+void readListen(OptionReader r, ListenConfig& out) {
+  if (auto v = r.optionalString("address")) {
+    const auto colon = v->rfind(':');
+    if (colon == std::string::npos || colon + 1 == v->size()) {
+      r.error("address", "expected host:port, e.g. 127.0.0.1:9464, got '" + *v + "'");
+    }
+    out.address = *v;
+  }
+  if (auto v = r.optionalString("basic_auth_user")) out.basic_auth_user = *v;
+  if (auto v = r.optionalString("basic_auth_password_file")) out.basic_auth_password_file = *v;
+  if (auto v = r.optionalString("tls_certificate_file")) out.tls_certificate_file = *v;
+  if (out.basic_auth_user.empty() != out.basic_auth_password_file.empty()) {
+    r.error("", "basic_auth_user and basic_auth_password_file go together");
+  }
+  r.rejectUnknownKeys();
+}
+
+void readPoll(OptionReader r, PollConfig& out) {
+  if (auto v = r.optionalDuration("interval")) out.interval = *v;
+  if (auto v = r.optionalDuration("timeout")) out.timeout = *v;
+  if (auto v = r.optionalInt("concurrency", 1, 100'000)) out.concurrency = static_cast<std::uint32_t>(*v);
+  if (auto v = r.optionalDouble("jitter")) {
+    if (*v < 0 || *v > 0.5) r.error("jitter", "expected a fraction from 0 to 0.5");
+    out.jitter_fraction = *v;
+  }
+  if (auto v = r.optionalDuration("max_backoff")) out.max_backoff = *v;
+  if (out.interval.count() < 100) r.error("interval", "must be at least 100ms");
+  if (out.timeout.count() < 10) r.error("timeout", "must be at least 10ms");
+  if (out.max_backoff < out.interval) r.error("max_backoff", "must not be shorter than the interval");
+  r.rejectUnknownKeys();
+}
+
+void readStorage(OptionReader r, StorageConfig& out) {
+  if (auto v = r.optionalBool("enabled")) out.enabled = *v;
+  if (auto v = r.optionalString("path")) out.path = *v;
+  if (auto v = r.optionalDuration("retention")) out.retention = *v;
+  if (auto v = r.optionalInt("queue_cycles", 1, 10'000'000)) out.queue_cycles = static_cast<std::uint32_t>(*v);
+  if (out.path.empty()) out.path = defaultStateDirectory() / "history.db";
+  r.rejectUnknownKeys();
+}
+
+void readShard(OptionReader r, ShardConfig& out) {
+  if (auto v = r.optionalInt("total", 1, 1'000'000)) out.total = static_cast<std::uint32_t>(*v);
+  if (auto v = r.optionalInt("index", 0, 999'999)) out.index = static_cast<std::uint32_t>(*v);
+  if (out.index >= out.total) r.error("index", "must be smaller than total (" + std::to_string(out.total) + ")");
+  r.rejectUnknownKeys();
+}
+
+void readTargets(const YAML::Node& list, const std::string& file, std::vector<ConfigIssue>& issues,
+                 std::vector<TargetConfig>& out) {
+  if (!list) return;
+  if (!list.IsSequence()) {
+    OptionReader(YAML::Node(), file, "targets", issues).error("", "expected a list of targets");
+    return;
+  }
+  std::set<std::string> names;
+  std::size_t index = 0;
+  for (const auto& node : list) {
+    OptionReader r(node, file, "targets[" + std::to_string(index++) + "]", issues);
+    TargetConfig target;
+    target.name = r.requiredString("name");
+    target.driver = r.requiredString("driver");
+    target.interval = r.optionalDuration("interval");
+    target.timeout = r.optionalDuration("timeout");
+    target.options = node;
+    if (!target.name.empty() && !names.insert(target.name).second) {
+      r.error("name", "duplicate target name '" + target.name + "'");
+    }
+    if (!target.driver.empty()) {
+      const DriverEntry* entry = findDriver(target.driver);
+      if (entry == nullptr) {
+        std::string known;
+        for (const auto& d : driverRegistry()) known += (known.empty() ? "" : ", ") + std::string(d.name);
+        r.error("driver", "unknown driver '" + target.driver + "' (expected one of: " + known + ")");
+      } else {
+        // Validate the driver's own keys now (no io_context: nothing starts).
+        DriverContext context{target.name, nullptr};
+        (void)entry->create(context, r);
+        r.rejectUnknownKeys();
+      }
+    }
+    out.push_back(std::move(target));
+  }
+}
+
+std::string digestOf(const std::string& text) {
+  std::ostringstream out;
+  out << std::hex << stableNameHash(text);
+  return out.str();
+}
+
+}  // namespace
+
+std::string ConfigErrors::format() const {
+  std::string out;
+  for (const auto& issue : issues) out += issue.format() + "\n";
+  return out;
+}
+
+std::uint64_t stableNameHash(std::string_view name) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : name) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+bool inShard(std::string_view target_name, const ShardConfig& shard) {
+  return shard.total <= 1 || stableNameHash(target_name) % shard.total == shard.index;
+}
+
+std::vector<const TargetConfig*> Config::targetsForThisShard() const {
+  std::vector<const TargetConfig*> out;
+  for (const auto& t : targets) {
+    if (inShard(t.name, shard)) out.push_back(&t);
+  }
+  return out;
+}
+
+std::filesystem::path defaultStateDirectory() {
+  if (const char* state = std::getenv("STATE_DIRECTORY"); state != nullptr && *state != '\0') {
+    // systemd may pass several, colon-separated; the first is ours.
+    std::string first(state);
+    return first.substr(0, first.find(':'));
+  }
+  if (::geteuid() == 0) return "/var/lib/opticsd";
+  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg != nullptr && *xdg != '\0') {
+    return std::filesystem::path(xdg) / "opticsd";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return std::filesystem::path(home) / ".local/state/opticsd";
+  }
+  return std::filesystem::current_path() / "opticsd-state";
+}
+
+ConfigResult loadConfigText(const std::string& text, const std::string& source) {
+  ConfigErrors errors;
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    errors.issues.push_back(ConfigIssue{source, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg});
+    return tl::unexpected(std::move(errors));
+  }
+  Config config;
+  config.source = source;
+  config.digest = digestOf(text);
+  OptionReader top(root, source, "", errors.issues);
+  if (root && !root.IsNull() && !root.IsMap()) return tl::unexpected(std::move(errors));
+
+  readListen(top.child("listen"), config.listen);
+  readPoll(top.child("poll"), config.poll);
+  readStorage(top.child("storage"), config.storage);
+  readShard(top.child("shard"), config.shard);
+  if (auto level = top.optionalString("log_level")) {
+    static const std::set<std::string> kLevels{"trace", "debug", "info", "warn", "error", "off"};
+    if (!kLevels.contains(*level)) top.error("log_level", "expected one of trace, debug, info, warn, error, off");
+    config.log_level = *level;
+  }
+  readTargets(top.raw("targets").value_or(YAML::Node()), source, errors.issues, config.targets);
+  config.rules = top.raw("rules").value_or(YAML::Node());
+  config.topology = top.raw("topology").value_or(YAML::Node());
+  top.rejectUnknownKeys();
+  if (config.targets.empty() && errors.issues.empty()) {
+    top.error("targets", "no targets configured: add at least one under 'targets:'");
+  }
+  if (!errors.issues.empty()) return tl::unexpected(std::move(errors));
+  return config;
+}
+
+ConfigResult loadConfigFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ConfigErrors errors;
+    errors.issues.push_back(ConfigIssue{path.string(), 0, 0, "", "cannot read config file: " + std::string(std::strerror(errno))});
+    return tl::unexpected(std::move(errors));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return loadConfigText(text.str(), path.string());
+}
+
+}  // namespace opticsd
+
+namespace opticsd::embedded {
+extern const char* const demo_config;
+}  // namespace opticsd::embedded
+
+namespace opticsd {
+
+const std::string& embeddedDemoConfig() {
+  static const std::string text(embedded::demo_config);
+  return text;
+}
+
+ConfigResult loadDemoConfig() { return loadConfigText(embeddedDemoConfig(), "<embedded demo>"); }
+
+}  // namespace opticsd

@@ -1,0 +1,95 @@
+#pragma once
+// The daemon's configuration: one YAML file, validated as a whole before
+// anything starts (and before a SIGHUP reload replaces the running config).
+//
+// Value type; built on one thread, then read-only.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "drivers/options/option_reader.hpp"
+#include "drivers/result.hpp"
+
+namespace opticsd {
+
+struct ListenConfig {
+  std::string address = "127.0.0.1:9464";  // loopback unless the operator says otherwise
+  std::string basic_auth_user;
+  std::string basic_auth_password_file;
+  std::string tls_certificate_file;  // PEM with key and certificate (civetweb ssl_certificate)
+};
+
+struct PollConfig {
+  std::chrono::milliseconds interval{30'000};
+  std::chrono::milliseconds timeout{10'000};
+  std::uint32_t concurrency = 64;
+  double jitter_fraction = 0.1;  // each delay varies by up to ±10 % so a fleet never polls in lock-step
+  std::chrono::milliseconds max_backoff{300'000};
+};
+
+struct StorageConfig {
+  bool enabled = true;
+  std::filesystem::path path;  // resolved at load: explicit, or the state directory
+  std::chrono::milliseconds retention{std::chrono::hours(24 * 14)};
+  std::uint32_t queue_cycles = 4096;  // poll results waiting for the writer before drops are counted
+};
+
+// This instance polls only the targets whose stable name hash falls in its shard.
+struct ShardConfig {
+  std::uint32_t index = 0;
+  std::uint32_t total = 1;
+};
+
+struct TargetConfig {
+  std::string name;
+  std::string driver;
+  std::optional<std::chrono::milliseconds> interval;  // overrides poll.interval
+  std::optional<std::chrono::milliseconds> timeout;   // overrides poll.timeout
+  YAML::Node options;  // the target's mapping; the driver factory reads its own keys from it
+};
+
+struct Config {
+  std::string source;  // the file path, or "<embedded demo>"
+  ListenConfig listen;
+  PollConfig poll;
+  StorageConfig storage;
+  ShardConfig shard;
+  std::string log_level = "info";
+  std::vector<TargetConfig> targets;     // all configured targets, before sharding
+  YAML::Node rules;                      // validated by the rules engine
+  YAML::Node topology;                   // validated by the topology loader
+  std::string digest;                    // hash of the text, to tell a reload that changed nothing
+
+  std::vector<const TargetConfig*> targetsForThisShard() const;
+};
+
+// Every problem found, each with file, line, column and key.
+struct ConfigErrors {
+  std::vector<ConfigIssue> issues;
+  std::string format() const;  // one line per issue
+};
+
+using ConfigResult = tl::expected<Config, ConfigErrors>;
+
+ConfigResult loadConfigFile(const std::filesystem::path& path);
+ConfigResult loadConfigText(const std::string& text, const std::string& source);
+
+// The built-in demo fleet, used when `opticsd run` is given no config.
+const std::string& embeddedDemoConfig();
+ConfigResult loadDemoConfig();
+
+// Stable across processes and versions (FNV-1a 64), so shards never reshuffle on restart.
+std::uint64_t stableNameHash(std::string_view name);
+bool inShard(std::string_view target_name, const ShardConfig& shard);
+
+// Where history goes when the config does not say: $STATE_DIRECTORY (systemd),
+// /var/lib/opticsd for root, else $XDG_STATE_HOME/opticsd or ~/.local/state/opticsd.
+std::filesystem::path defaultStateDirectory();
+
+}  // namespace opticsd

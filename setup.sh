@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# opticsd setup: installs what is missing (Debian 12 packages only), builds,
+# and then runs what you asked for.
+#
+#   ./setup.sh run [ARGS...]   build and run `opticsd run` (the embedded demo without ARGS)
+#   ./setup.sh test            build and run the whole test suite (what CI runs)
+#   ./setup.sh sanitize        ASan+UBSan build, unit tests only
+#   ./setup.sh fuzz-smoke      clang/libFuzzer build, a short run of every fuzzer
+#   ./setup.sh fuzz [SECONDS]  long fuzz runs (default 600 s per fuzzer)
+#   ./setup.sh bench           Google Benchmark targets and end-to-end bench scripts
+#   ./setup.sh soak            10,000 simulated modules at 1 s for 10 minutes
+#   ./setup.sh build           only install and build
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+# What each package is for is in README.md ("Dependencies").
+BUILD_PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev prometheus-cpp-dev libsnmp-dev libsqlite3-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libexpected-dev libsystemd-dev
+  libmnl-dev)
+TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev snmpd snmp snmpsim prometheus sqlite3 curl iproute2
+  ethtool procps python3 clang libclang-rt-14-dev systemd lintian dpkg-dev file)
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+install_missing() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing: ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+configure_and_build() {  # DIR [cmake args...]
+  local dir=$1; shift
+  cmake -S "$ROOT" -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$JOBS"
+}
+
+mode=${1:-run}
+[ $# -gt 0 ] && shift
+case "$mode" in
+  build)
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    configure_and_build build ;;
+  run)
+    install_missing "${BUILD_PACKAGES[@]}" libgtest-dev libgmock-dev libbenchmark-dev
+    configure_and_build build
+    exec build/daemon/cli/opticsd run "$@" ;;
+  test)
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    configure_and_build build
+    ctest --test-dir build --output-on-failure --timeout 600 -j "$JOBS" -LE 'fuzz|soak' ;;
+  sanitize)
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DOPTICSD_SANITIZE=ON -DOPTICSD_BUILD_BENCHMARKS=OFF
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest --test-dir build-asan --output-on-failure --timeout 600 -j "$JOBS" -L unit ;;
+  fuzz-smoke)
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    configure_and_build build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DOPTICSD_FUZZ=ON -DOPTICSD_BUILD_TESTS=OFF \
+      -DOPTICSD_BUILD_BENCHMARKS=OFF
+    ctest --test-dir build-fuzz --output-on-failure -L fuzz ;;
+  fuzz)
+    seconds=${1:-600}
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    configure_and_build build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DOPTICSD_FUZZ=ON -DOPTICSD_BUILD_TESTS=OFF \
+      -DOPTICSD_BUILD_BENCHMARKS=OFF
+    for fuzzer in $(find build-fuzz/tests/fuzz -maxdepth 2 -type f -executable -name 'fuzz_*' | sort); do
+      name=$(basename "$fuzzer")
+      mkdir -p "build-fuzz/corpus/$name"
+      log "fuzzing $name for ${seconds}s"
+      "$fuzzer" -max_total_time="$seconds" -max_len=4096 "build-fuzz/corpus/$name" "tests/fuzz/corpus/$name"
+    done ;;
+  bench)
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    configure_and_build build-bench -DCMAKE_BUILD_TYPE=Release
+    for bench in $(find build-bench/tests/bench -type f -executable -name 'bench_*' | sort); do
+      log "running $(basename "$bench")"
+      "$bench" --benchmark_min_time=0.5
+    done
+    for script in tests/bench/*/*.sh; do
+      [ -f "$script" ] || continue
+      log "running $script"
+      OPTICSD_BUILD_DIR="$ROOT/build-bench" bash "$script"
+    done ;;
+  soak)
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    configure_and_build build-bench -DCMAKE_BUILD_TYPE=Release
+    OPTICSD="$ROOT/build-bench/daemon/cli/opticsd" bash tests/soak/soak.sh "$@" ;;
+  *)
+    sed -n '2,13p' "$0" >&2
+    exit 2 ;;
+esac

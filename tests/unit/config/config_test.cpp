@@ -1,0 +1,207 @@
+#include "daemon/config/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace opticsd {
+namespace {
+
+const char* kValid = R"(listen:
+  address: 0.0.0.0:9500
+poll:
+  interval: 15s
+  timeout: 4s
+  concurrency: 8
+  jitter: 0.2
+  max_backoff: 10m
+storage:
+  path: /tmp/opticsd-test/history.db
+  retention: 3d
+  queue_cycles: 100
+shard: {index: 1, total: 3}
+log_level: debug
+targets:
+  - name: leaf-1
+    driver: sim
+    ports: 4
+    lanes: 8
+  - name: leaf-2
+    driver: sim
+    interval: 1m
+    ports: 2
+)";
+
+// The one issue a config produced, or a failure if it produced none or several.
+ConfigIssue onlyIssue(const std::string& text) {
+  auto result = loadConfigText(text, "test.yaml");
+  EXPECT_FALSE(result) << "config unexpectedly valid:\n" << text;
+  if (result) return {};
+  EXPECT_EQ(result.error().issues.size(), 1u) << result.error().format();
+  return result.error().issues.front();
+}
+
+TEST(ConfigTest, LoadsEverySection) {
+  auto config = loadConfigText(kValid, "test.yaml");
+  ASSERT_TRUE(config) << config.error().format();
+  EXPECT_EQ(config->listen.address, "0.0.0.0:9500");
+  EXPECT_EQ(config->poll.interval, std::chrono::seconds(15));
+  EXPECT_EQ(config->poll.timeout, std::chrono::seconds(4));
+  EXPECT_EQ(config->poll.concurrency, 8u);
+  EXPECT_DOUBLE_EQ(config->poll.jitter_fraction, 0.2);
+  EXPECT_EQ(config->poll.max_backoff, std::chrono::minutes(10));
+  EXPECT_EQ(config->storage.path, "/tmp/opticsd-test/history.db");
+  EXPECT_EQ(config->storage.retention, std::chrono::hours(72));
+  EXPECT_EQ(config->storage.queue_cycles, 100u);
+  EXPECT_EQ(config->shard.index, 1u);
+  EXPECT_EQ(config->shard.total, 3u);
+  EXPECT_EQ(config->log_level, "debug");
+  ASSERT_EQ(config->targets.size(), 2u);
+  EXPECT_EQ(config->targets[0].name, "leaf-1");
+  EXPECT_EQ(config->targets[0].driver, "sim");
+  EXPECT_FALSE(config->targets[0].interval);
+  EXPECT_EQ(config->targets[1].interval, std::chrono::minutes(1));
+}
+
+TEST(ConfigTest, EmbeddedDemoIsValid) {
+  auto config = loadDemoConfig();
+  ASSERT_TRUE(config) << config.error().format();
+  EXPECT_EQ(config->source, "<embedded demo>");
+  EXPECT_GE(config->targets.size(), 4u);
+  EXPECT_EQ(config->listen.address.rfind("127.0.0.1:", 0), 0u) << "the demo must bind to loopback";
+}
+
+TEST(ConfigTest, SyntaxErrorNamesLineAndColumn) {
+  auto issue = onlyIssue("poll:\n  interval: [30s\n");
+  EXPECT_EQ(issue.file, "test.yaml");
+  EXPECT_GT(issue.line, 0);
+  EXPECT_NE(issue.message.find("YAML syntax error"), std::string::npos);
+}
+
+TEST(ConfigTest, BadDurationNamesKeyAndLine) {
+  auto issue = onlyIssue("poll:\n  interval: 30 seconds\ntargets:\n  - {name: a, driver: sim}\n");
+  EXPECT_EQ(issue.key, "poll.interval");
+  EXPECT_EQ(issue.line, 2);
+  EXPECT_EQ(issue.column, 13);
+  EXPECT_NE(issue.message.find("duration"), std::string::npos);
+  EXPECT_NE(issue.format().find("test.yaml:2:13: poll.interval:"), std::string::npos) << issue.format();
+}
+
+TEST(ConfigTest, UnknownKeyIsRejectedWithTheKnownOnes) {
+  auto issue = onlyIssue("pol:\n  interval: 30s\ntargets:\n  - {name: a, driver: sim}\n");
+  EXPECT_EQ(issue.key, "pol");
+  EXPECT_EQ(issue.line, 1);
+  EXPECT_NE(issue.message.find("unknown key"), std::string::npos);
+  EXPECT_NE(issue.message.find("poll"), std::string::npos) << "should list the known keys: " << issue.message;
+}
+
+TEST(ConfigTest, UnknownDriverListsTheDrivers) {
+  auto issue = onlyIssue("targets:\n  - name: a\n    driver: telnet\n");
+  EXPECT_EQ(issue.key, "targets[0].driver");
+  EXPECT_EQ(issue.line, 3);
+  EXPECT_NE(issue.message.find("unknown driver 'telnet'"), std::string::npos);
+  EXPECT_NE(issue.message.find("sim"), std::string::npos);
+}
+
+TEST(ConfigTest, DriverOptionsAreValidatedUpFront) {
+  auto result = loadConfigText("targets:\n  - name: a\n    driver: sim\n    colour: blue\n", "t.yaml");
+  ASSERT_FALSE(result);
+  bool found = false;
+  for (const auto& issue : result.error().issues) found |= issue.key == "targets[0].colour" && issue.line == 4;
+  EXPECT_TRUE(found) << result.error().format();
+}
+
+TEST(ConfigTest, MissingRequiredKeys) {
+  auto result = loadConfigText("targets:\n  - driver: sim\n  - name: b\n", "t.yaml");
+  ASSERT_FALSE(result);
+  const std::string text = result.error().format();
+  EXPECT_NE(text.find("targets[0]: missing required key 'name'"), std::string::npos) << text;
+  EXPECT_NE(text.find("targets[1]: missing required key 'driver'"), std::string::npos) << text;
+}
+
+TEST(ConfigTest, DuplicateTargetNames) {
+  auto issue = onlyIssue("targets:\n  - {name: a, driver: sim}\n  - {name: a, driver: sim}\n");
+  EXPECT_EQ(issue.key, "targets[1].name");
+  EXPECT_NE(issue.message.find("duplicate"), std::string::npos);
+}
+
+TEST(ConfigTest, NoTargetsIsAnError) {
+  auto issue = onlyIssue("poll: {interval: 30s}\n");
+  EXPECT_EQ(issue.key, "targets");
+  auto empty = loadConfigText("", "t.yaml");
+  EXPECT_FALSE(empty);
+}
+
+TEST(ConfigTest, RangeChecks) {
+  EXPECT_EQ(onlyIssue("poll: {concurrency: 0}\ntargets: [{name: a, driver: sim}]\n").key, "poll.concurrency");
+  EXPECT_EQ(onlyIssue("poll: {jitter: 0.9}\ntargets: [{name: a, driver: sim}]\n").key, "poll.jitter");
+  EXPECT_EQ(onlyIssue("poll: {interval: 10ms}\ntargets: [{name: a, driver: sim}]\n").key, "poll.interval");
+  EXPECT_EQ(onlyIssue("shard: {index: 3, total: 3}\ntargets: [{name: a, driver: sim}]\n").key, "shard.index");
+  EXPECT_EQ(onlyIssue("listen: {address: nowhere}\ntargets: [{name: a, driver: sim}]\n").key, "listen.address");
+  EXPECT_EQ(onlyIssue("log_level: loud\ntargets: [{name: a, driver: sim}]\n").key, "log_level");
+  EXPECT_EQ(onlyIssue("targets: {name: a}\n").key, "targets");
+  EXPECT_EQ(onlyIssue("poll: 5\ntargets: [{name: a, driver: sim}]\n").key, "poll");
+}
+
+TEST(ConfigTest, ReportsEveryProblemAtOnce) {
+  auto result = loadConfigText("poll: {interval: x, timeout: y}\ntargets: [{name: a, driver: nope}]\n", "t.yaml");
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().issues.size(), 3u) << result.error().format();
+}
+
+TEST(ConfigTest, MissingFileSaysSo) {
+  auto result = loadConfigFile("/nonexistent/opticsd.yaml");
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().format().find("cannot read config file"), std::string::npos);
+}
+
+TEST(ConfigTest, LoadsFromFile) {
+  const auto path = std::filesystem::temp_directory_path() / "opticsd-config-test.yaml";
+  std::ofstream(path) << kValid;
+  auto config = loadConfigFile(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(config) << config.error().format();
+  EXPECT_EQ(config->source, path.string());
+}
+
+TEST(ShardTest, EveryTargetLandsInExactlyOneShard) {
+  for (std::uint32_t total : {1u, 2u, 3u, 7u}) {
+    std::vector<int> per_shard(total, 0);
+    for (int i = 0; i < 1000; ++i) {
+      const std::string name = "switch-" + std::to_string(i);
+      int owners = 0;
+      for (std::uint32_t index = 0; index < total; ++index) {
+        if (inShard(name, ShardConfig{index, total})) {
+          ++owners;
+          ++per_shard[index];
+        }
+      }
+      EXPECT_EQ(owners, 1) << name << " total=" << total;
+    }
+    for (std::uint32_t index = 0; index < total; ++index) {
+      EXPECT_GT(per_shard[index], 1000 / static_cast<int>(total) / 2) << "shard " << index << " of " << total << " is starved";
+    }
+  }
+}
+
+TEST(ShardTest, HashIsStableAcrossVersions) {
+  // FNV-1a 64 reference values: a change here would reshuffle every fleet.
+  EXPECT_EQ(stableNameHash(""), 0xcbf29ce484222325ULL);
+  EXPECT_EQ(stableNameHash("a"), 0xaf63dc4c8601ec8cULL);
+  EXPECT_EQ(stableNameHash("foobar"), 0x85944171f73967e8ULL);
+}
+
+TEST(ShardTest, ConfigFiltersTargets) {
+  auto config = loadConfigText(kValid, "t.yaml");
+  ASSERT_TRUE(config);
+  std::size_t total = 0;
+  for (std::uint32_t index = 0; index < 3; ++index) {
+    config->shard = {index, 3};
+    total += config->targetsForThisShard().size();
+  }
+  EXPECT_EQ(total, config->targets.size());
+}
+
+}  // namespace
+}  // namespace opticsd
