@@ -1,0 +1,64 @@
+#include "drivers/sim/sim_driver.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "drivers/sim/sim_options.hpp"
+#include "drivers/sim/sim_switch.hpp"
+
+namespace opticsd::sim {
+namespace {
+
+class SimDriver final : public Driver {
+ public:
+  SimDriver(boost::asio::io_context* io, SimSwitchConfig config) : io_(io), config_(std::move(config)) {}
+
+  void poll(std::int64_t now_ms, Done done) override {
+    PollResult result;
+    if (!switch_) {
+      // The sim epoch is fixed by the first poll unless the config pins it.
+      auto created = SimSwitch::create(config_, config_.epoch_ms.value_or(now_ms));
+      if (created) {
+        switch_.emplace(std::move(*created));
+      } else {
+        result.errors.push_back(created.error().message);
+      }
+    }
+    if (switch_) switch_->sampleAll(now_ms, result.samples);
+    if (io_ == nullptr) {
+      done(std::move(result));
+      return;
+    }
+    // One token per poll: cancel() or destruction silences the handler in
+    // flight without touching `this` from it.
+    cancelled_ = std::make_shared<bool>(false);
+    boost::asio::post(*io_, [cancelled = cancelled_, done = std::move(done), result = std::move(result)]() mutable {
+      if (!*cancelled) done(std::move(result));
+    });
+  }
+
+  void cancel() override { *cancelled_ = true; }
+  ~SimDriver() override { *cancelled_ = true; }
+
+ private:
+  boost::asio::io_context* io_;
+  SimSwitchConfig config_;
+  std::optional<SimSwitch> switch_;
+  std::shared_ptr<bool> cancelled_ = std::make_shared<bool>(false);
+};
+
+}  // namespace
+
+std::unique_ptr<Driver> createSimDriver(const DriverContext& context, OptionReader& options) {
+  auto config = readSimOptions(context.target_name, options);
+  if (!config) return nullptr;
+  if (context.io == nullptr) return nullptr;
+  return std::make_unique<SimDriver>(context.io, std::move(*config));
+}
+
+std::span<const std::string_view> validScenarioNames() { return scenarioNames(); }
+
+}  // namespace opticsd::sim
