@@ -1,0 +1,115 @@
+#include "daemon/exporter/exposition_text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <vector>
+
+#include "daemon/exporter/sample_series.hpp"
+
+namespace opticsd {
+namespace {
+
+using exporter_detail::ExtraLabel;
+using exporter_detail::familySpecs;
+using exporter_detail::Scope;
+
+void appendEscaped(std::string& out, std::string_view value) {
+  for (const char c : value) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+}
+
+// As prometheus-cpp 1.0 writes values: printf's %.16g (16 significant digits).
+void appendValue(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "NaN";
+  } else if (std::isinf(v)) {
+    out += v < 0 ? "-Inf" : "+Inf";
+  } else if (v == std::trunc(v) && std::fabs(v) < 1e15 && !(v == 0 && std::signbit(v))) {
+    // Integers (flags, counters, states: most series) print the same as
+    // %.16g does but much faster through the integer path.
+    char buf[24];
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v)).ptr);
+  } else {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 16);
+    out.append(buf, r.ptr);
+  }
+}
+
+// One string per family, appended to in a single pass over the Samples.
+class TextSink {
+ public:
+  TextSink() : specs_(familySpecs()), bodies_(specs_.size()) {}
+
+  void beginModule(const std::string& target, const std::string& port) {
+    module_.assign("{target=\"");
+    appendEscaped(module_, target);
+    module_ += "\",port=\"";
+    appendEscaped(module_, port);
+    module_ += '"';
+  }
+  void beginLane(std::uint16_t number) {
+    lane_.assign(module_);
+    lane_ += ",lane=\"";
+    char buf[8];
+    lane_.append(buf, std::to_chars(buf, buf + sizeof buf, number).ptr);
+    lane_ += '"';
+  }
+  void series(std::size_t f, Scope scope, double value, std::initializer_list<ExtraLabel> extra) {
+    std::string& out = bodies_[f];
+    out += specs_[f].name;
+    out += scope == Scope::kLane ? lane_ : module_;
+    for (const ExtraLabel& l : extra) {
+      out += ',';
+      out += l.name;
+      out += "=\"";
+      appendEscaped(out, l.value);
+      out += '"';
+    }
+    out += "} ";
+    appendValue(out, value);
+    out += '\n';
+  }
+
+  void finish(std::string& out) const {
+    std::size_t total = out.size();
+    for (const auto& b : bodies_) total += b.size() + 256;
+    out.reserve(total);
+    for (std::size_t f = 0; f < bodies_.size(); ++f) {
+      if (bodies_[f].empty()) continue;
+      const auto& spec = specs_[f];
+      out += "# HELP ";
+      out += spec.name;
+      out += ' ';
+      out += spec.help;
+      out += "\n# TYPE ";
+      out += spec.name;
+      out += spec.type == prometheus::MetricType::Counter ? " counter\n" : " gauge\n";
+      out += bodies_[f];
+    }
+  }
+
+ private:
+  const std::vector<exporter_detail::FamilySpec>& specs_;
+  std::vector<std::string> bodies_;
+  std::string module_;
+  std::string lane_;
+};
+
+}  // namespace
+
+void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string& out) {
+  TextSink sink;
+  exporter_detail::SeriesWalker<TextSink>(sink).walk(snapshot);
+  sink.finish(out);
+}
+
+}  // namespace opticsd

@@ -1,0 +1,41 @@
+#include "daemon/exporter/latest_samples.hpp"
+
+#include <utility>
+
+namespace opticsd {
+
+void LatestSamples::replaceTarget(const std::string& target, std::vector<Sample> samples) {
+  // Allocate outside the lock, and let the old vector die outside it too.
+  std::shared_ptr<const std::vector<Sample>> fresh = std::make_shared<const std::vector<Sample>>(std::move(samples));
+  {
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = targets_.try_emplace(target);
+    it->second.swap(fresh);
+  }
+}
+
+void LatestSamples::removeTarget(const std::string& target) {
+  std::shared_ptr<const std::vector<Sample>> old;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = targets_.find(target);
+    if (it == targets_.end()) return;
+    old = std::move(it->second);
+    targets_.erase(it);
+  }
+}
+
+LatestSamples::Snapshot LatestSamples::snapshot() const {
+  Snapshot out;
+  std::lock_guard lock(mutex_);
+  out.reserve(targets_.size());
+  for (const auto& [target, samples] : targets_) out.push_back({target, samples});
+  return out;
+}
+
+std::size_t LatestSamples::targetCount() const {
+  std::lock_guard lock(mutex_);
+  return targets_.size();
+}
+
+}  // namespace opticsd

@@ -1,0 +1,46 @@
+#pragma once
+// The exporter's view of the fleet: the latest Samples of each target.
+//
+// Thread-safety: every method may be called from any thread. Writers (the
+// polling thread) swap in a whole target's Samples at once; readers (HTTP
+// scrape threads) take a snapshot of shared pointers and render without any
+// lock held, so a slow scrape never delays a poll and vice versa. The Samples
+// behind a pointer are immutable once published.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "drivers/sample.hpp"
+
+namespace opticsd {
+
+class LatestSamples {
+ public:
+  struct TargetSamples {
+    std::string target;
+    std::shared_ptr<const std::vector<Sample>> samples;  // never null
+  };
+  using Snapshot = std::vector<TargetSamples>;  // sorted by target name
+
+  // Replaces everything known about `target` with the Samples of its latest
+  // poll. O(log targets) under the lock: the vector is moved, not copied.
+  // A poll that completes after removeTarget() re-adds the target; the caller
+  // (the pipeline) drops results of targets it no longer polls.
+  void replaceTarget(const std::string& target, std::vector<Sample> samples);
+
+  // Forgets `target` (a reload dropped it): its series vanish from /metrics.
+  void removeTarget(const std::string& target);
+
+  Snapshot snapshot() const;
+
+  std::size_t targetCount() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const std::vector<Sample>>, std::less<>> targets_;
+};
+
+}  // namespace opticsd

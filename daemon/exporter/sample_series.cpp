@@ -1,0 +1,103 @@
+#include "daemon/exporter/sample_series.hpp"
+
+#include <utility>
+
+namespace opticsd::exporter_detail {
+namespace {
+
+using prometheus::MetricType;
+
+ExportedKey exportedKey(std::string_view key) {
+  static constexpr std::string_view kMilliAmperes = "_milliamperes";
+  if (key.ends_with(kMilliAmperes)) {
+    return {std::string(key.substr(0, key.size() - kMilliAmperes.size())) + "_amperes", 1e-3};
+  }
+  return {std::string(key), 1.0};
+}
+
+template <std::size_t N>
+std::array<ExportedKey, N> exportedKeys(const std::array<MetricInfo, N>& catalogue) {
+  std::array<ExportedKey, N> out;
+  for (std::size_t i = 0; i < N; ++i) out[i] = exportedKey(catalogue[i].key);
+  return out;
+}
+
+}  // namespace
+
+const std::array<ExportedKey, kModuleMetricCount>& moduleKeys() {
+  static const auto keys = exportedKeys(kModuleMetricInfo);
+  return keys;
+}
+
+const std::array<ExportedKey, kLaneMetricCount>& laneKeys() {
+  static const auto keys = exportedKeys(kLaneMetricInfo);
+  return keys;
+}
+
+namespace {
+
+FamilySpec family(std::string name, std::string help, MetricType type) {
+  return {std::move(name), std::move(help), type};
+}
+
+}  // namespace
+
+const std::vector<FamilySpec>& familySpecs() {
+  static const std::vector<FamilySpec> specs = [] {
+    std::vector<FamilySpec> t(kFamilyCount);
+    const auto gauge = MetricType::Gauge;
+    const auto counter = MetricType::Counter;
+    const auto help = [](const MetricInfo& m, const ExportedKey& k) {
+      return k.scale == 1.0 ? std::string(m.help) : std::string(m.help) + " Exported here in the base unit (amperes).";
+    };
+    for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+      const std::string& key = moduleKeys()[i].key;
+      t[kModuleValueBase + i] = family("opticsd_module_" + key, help(kModuleMetricInfo[i], moduleKeys()[i]), gauge);
+      t[kModuleThresholdBase + i] =
+          family("opticsd_module_threshold_" + key,
+                 "Module-advertised " + key + " threshold by level, where the module advertises it.", gauge);
+    }
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+      const std::string& key = laneKeys()[i].key;
+      t[kLaneValueBase + i] = family("opticsd_lane_" + key, help(kLaneMetricInfo[i], laneKeys()[i]), gauge);
+      t[kLaneThresholdBase + i] =
+          family("opticsd_lane_threshold_" + key,
+                 "Module-advertised " + key + " threshold by level, applying to every lane of the module.", gauge);
+    }
+    for (std::size_t i = 0; i < kLaneStatus.size(); ++i) {
+      t[kLaneStatusBase + i] =
+          family("opticsd_lane_" + std::string(kLaneStatus[i].key), std::string(kLaneStatus[i].help), gauge);
+    }
+    t[kModuleAlarmFlag] =
+        family("opticsd_module_alarm_flag",
+               "Latched module alarm/warning flag per metric and level (1 = raised), where reported.", gauge);
+    t[kLaneAlarmFlag] =
+        family("opticsd_lane_alarm_flag",
+               "Latched lane alarm/warning flag per metric and level (1 = raised), where reported.", gauge);
+    t[kLaneDataPathState] =
+        family("opticsd_lane_data_path_state", "CMIS data path state code of the lane (4 = activated).", gauge);
+    t[kFecCorrectedBlocks] =
+        family("opticsd_fec_corrected_blocks_total", "FEC codewords corrected on the port, as reported.", counter);
+    t[kFecUncorrectableBlocks] =
+        family("opticsd_fec_uncorrectable_blocks_total",
+               "FEC codewords that could not be corrected on the port (post-FEC errors).", counter);
+    // "bit_errors", not "bits": promtool reads a "bits" name part as a data size that should be bytes.
+    t[kFecCorrectedBits] =
+        family("opticsd_fec_corrected_bit_errors_total", "Bit errors corrected by FEC on the port.", counter);
+    t[kLaneFecCorrectedBits] =
+        family("opticsd_lane_fec_corrected_bit_errors_total", "Bit errors corrected by FEC on the lane.", counter);
+    t[kLinkUp] = family("opticsd_link_up", "Link operational state of the port (1 = up).", gauge);
+    t[kLinkDownEvents] = family("opticsd_link_down_events_total",
+                                "Link down transitions of the port, as counted by the device.", counter);
+    t[kLinkSpeed] = family("opticsd_link_speed_bytes_per_second",
+                           "Negotiated link speed of the port in bytes per second (base unit; x8 for bit/s).", gauge);
+    t[kModulePresent] =
+        family("opticsd_module_present", "Whether a module is plugged into the port (1 = present).", gauge);
+    t[kModuleInfo] = family("opticsd_module_info",
+                            "Module identity; always 1. Join on target and port to label other series.", gauge);
+    return t;
+  }();
+  return specs;
+}
+
+}  // namespace opticsd::exporter_detail

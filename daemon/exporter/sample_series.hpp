@@ -1,0 +1,214 @@
+#pragma once
+// Which series a snapshot of Samples becomes: the one definition shared by
+// the prometheus-cpp Collectable (SampleCollector) and the direct text
+// writer (exposition_text.hpp), so the two can never disagree on names,
+// labels or which values are absent. Internal to the exporter.
+
+#include <prometheus/metric_type.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "daemon/exporter/label_value.hpp"
+#include "daemon/exporter/latest_samples.hpp"
+
+namespace opticsd::exporter_detail {
+
+struct FamilySpec {
+  std::string name;
+  std::string help;
+  prometheus::MetricType type;
+};
+
+// Every family in exposition order; the index of a family is its position.
+const std::vector<FamilySpec>& familySpecs();
+
+enum class Scope { kModule, kLane };  // labels {target,port} or {target,port,lane}
+
+struct ExtraLabel {
+  std::string_view name;
+  std::string_view value;  // already valid for the exposition
+};
+
+struct LaneStatusInfo {
+  std::string_view key;
+  std::string_view help;
+  std::optional<bool> LaneStatus::*member;
+};
+
+inline constexpr std::array<LaneStatusInfo, 7> kLaneStatus{{
+    {"rx_los", "Rx loss of signal on the lane (1 = raised), where the module reports it.", &LaneStatus::rx_los},
+    {"tx_los", "Tx loss of signal on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_los},
+    {"rx_lol", "Rx CDR loss of lock on the lane (1 = raised), where the module reports it.", &LaneStatus::rx_lol},
+    {"tx_lol", "Tx CDR loss of lock on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_lol},
+    {"tx_fault", "Tx fault on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_fault},
+    {"tx_no_light", "Tx power at the -40 dBm floor (1 = dark), where Tx power is reported.", &LaneStatus::tx_no_light},
+    {"rx_no_light", "Rx power at the -40 dBm floor (1 = dark), where Rx power is reported.", &LaneStatus::rx_no_light},
+}};
+
+inline constexpr std::array<std::string_view, 4> kLevels{"high_alarm", "high_warning", "low_warning", "low_alarm"};
+
+// Family positions.
+inline constexpr std::size_t kModuleValueBase = 0;
+inline constexpr std::size_t kLaneValueBase = kModuleValueBase + kModuleMetricCount;
+inline constexpr std::size_t kModuleThresholdBase = kLaneValueBase + kLaneMetricCount;
+inline constexpr std::size_t kLaneThresholdBase = kModuleThresholdBase + kModuleMetricCount;
+inline constexpr std::size_t kLaneStatusBase = kLaneThresholdBase + kLaneMetricCount;
+enum Fixed : std::size_t {
+  kModuleAlarmFlag = kLaneStatusBase + kLaneStatus.size(),
+  kLaneAlarmFlag,
+  kLaneDataPathState,
+  kFecCorrectedBlocks,
+  kFecUncorrectableBlocks,
+  kFecCorrectedBits,
+  kLaneFecCorrectedBits,
+  kLinkUp,
+  kLinkDownEvents,
+  kLinkSpeed,
+  kModulePresent,
+  kModuleInfo,
+  kFamilyCount,
+};
+
+// promtool wants base units: a catalogue key in milli-units is exported in
+// the base unit, scaled (tx_bias_milliamperes -> tx_bias_amperes, value / 1000).
+struct ExportedKey {
+  std::string key;
+  double scale = 1.0;
+};
+const std::array<ExportedKey, kModuleMetricCount>& moduleKeys();
+const std::array<ExportedKey, kLaneMetricCount>& laneKeys();
+
+// Walks a snapshot and calls, on `sink`:
+//   beginModule(target_label, port_label), beginLane(number),
+//   series(family, scope, value, {extra labels})
+// Absent and non-finite values produce no call. A port seen twice in one
+// target, or a lane number seen twice in one Sample (driver bugs that would
+// make the whole scrape invalid), is rendered once, from its first occurrence.
+template <typename Sink>
+class SeriesWalker {
+ public:
+  explicit SeriesWalker(Sink& sink) : sink_(sink) {}
+
+  void walk(const LatestSamples::Snapshot& snapshot) {
+    std::unordered_set<std::string> ports;
+    for (const auto& [target, samples] : snapshot) {
+      const std::string target_label = sanitizeLabelValue(target);
+      ports.clear();
+      for (const Sample& s : *samples) {
+        std::string port = sanitizeLabelValue(s.port);
+        auto [it, fresh] = ports.insert(std::move(port));
+        if (!fresh) continue;
+        sink_.beginModule(target_label, *it);
+        sample(s);
+      }
+    }
+  }
+
+ private:
+  void series(std::size_t f, Scope scope, double v, std::initializer_list<ExtraLabel> extra = {}) {
+    sink_.series(f, scope, v, extra);
+  }
+
+  void thresholds(std::size_t f, const Thresholds& t, double scale) {
+    const std::array<const std::optional<double>*, 4> values{&t.high_alarm, &t.high_warning, &t.low_warning,
+                                                             &t.low_alarm};
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (*values[i] && std::isfinite(**values[i])) {
+        series(f, Scope::kModule, **values[i] * scale, {{"level", kLevels[i]}});
+      }
+    }
+  }
+
+  void flags(std::size_t f, Scope scope, std::string_view metric, const AlarmFlags& a) {
+    const std::array<bool, 4> values{a.high_alarm, a.high_warning, a.low_warning, a.low_alarm};
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      series(f, scope, values[i] ? 1.0 : 0.0, {{"metric", metric}, {"level", kLevels[i]}});
+    }
+  }
+
+  void sample(const Sample& s) {
+    series(kModulePresent, Scope::kModule, s.module_present ? 1.0 : 0.0);
+    if (s.module_present) {
+      const ModuleIdentity& id = s.identity;
+      const std::string form_factor = sanitizeLabelValue(id.form_factor), media = sanitizeLabelValue(id.media),
+                        vendor = sanitizeLabelValue(id.vendor), part = sanitizeLabelValue(id.part_number),
+                        serial = sanitizeLabelValue(id.serial), revision = sanitizeLabelValue(id.revision),
+                        firmware = sanitizeLabelValue(id.firmware_version);
+      series(kModuleInfo, Scope::kModule, 1.0,
+             {{"family", toString(id.family)},
+              {"form_factor", form_factor},
+              {"media", media},
+              {"vendor", vendor},
+              {"part_number", part},
+              {"serial", serial},
+              {"revision", revision},
+              {"firmware_version", firmware},
+              {"modulation", toString(id.modulation)}});
+    }
+
+    for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+      const ExportedKey& key = moduleKeys()[i];
+      if (const auto& v = s.module[static_cast<ModuleMetric>(i)]; v && std::isfinite(*v)) {
+        series(kModuleValueBase + i, Scope::kModule, *v * key.scale);
+      }
+      if (const auto& t = s.module_thresholds[i]) thresholds(kModuleThresholdBase + i, *t, key.scale);
+      if (const auto& a = s.module_flags[i]) flags(kModuleAlarmFlag, Scope::kModule, key.key, *a);
+    }
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+      if (const auto& t = s.lane_thresholds[i]) thresholds(kLaneThresholdBase + i, *t, laneKeys()[i].scale);
+    }
+
+    const FecCounters& fec = s.fec;
+    if (fec.corrected_blocks_total) series(kFecCorrectedBlocks, Scope::kModule, double(*fec.corrected_blocks_total));
+    if (fec.uncorrectable_blocks_total) {
+      series(kFecUncorrectableBlocks, Scope::kModule, double(*fec.uncorrectable_blocks_total));
+    }
+    if (fec.corrected_bits_total) series(kFecCorrectedBits, Scope::kModule, double(*fec.corrected_bits_total));
+    const LinkState& link = s.link;
+    if (link.up) series(kLinkUp, Scope::kModule, *link.up ? 1.0 : 0.0);
+    if (link.down_events_total) series(kLinkDownEvents, Scope::kModule, double(*link.down_events_total));
+    if (link.speed_gbps && std::isfinite(*link.speed_gbps)) {
+      series(kLinkSpeed, Scope::kModule, *link.speed_gbps * 1e9 / 8);
+    }
+
+    seen_.clear();
+    for (const Lane& lane : s.lanes) {
+      if (std::find(seen_.begin(), seen_.end(), lane.number) != seen_.end()) continue;
+      seen_.push_back(lane.number);
+      sink_.beginLane(lane.number);
+      for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+        const ExportedKey& key = laneKeys()[i];
+        if (const auto& v = lane.values[static_cast<LaneMetric>(i)]; v && std::isfinite(*v)) {
+          series(kLaneValueBase + i, Scope::kLane, *v * key.scale);
+        }
+        if (const auto& a = lane.flags[i]) flags(kLaneAlarmFlag, Scope::kLane, key.key, *a);
+      }
+      for (std::size_t i = 0; i < kLaneStatus.size(); ++i) {
+        if (const auto& b = lane.status.*kLaneStatus[i].member) {
+          series(kLaneStatusBase + i, Scope::kLane, *b ? 1.0 : 0.0);
+        }
+      }
+      if (lane.status.data_path_state) {
+        series(kLaneDataPathState, Scope::kLane, double(*lane.status.data_path_state));
+      }
+    }
+    for (std::size_t i = 0; i < fec.lane_corrected_bits_total.size() && i < 0xFFFF; ++i) {
+      if (!fec.lane_corrected_bits_total[i]) continue;
+      sink_.beginLane(static_cast<std::uint16_t>(i + 1));
+      series(kLaneFecCorrectedBits, Scope::kLane, double(*fec.lane_corrected_bits_total[i]));
+    }
+  }
+
+  Sink& sink_;
+  std::vector<std::uint16_t> seen_;
+};
+
+}  // namespace opticsd::exporter_detail

@@ -1,0 +1,85 @@
+#pragma once
+// opticsd's own health on /metrics: polling, the history store, config
+// reloads and the build. The names are what the collector-health dashboard
+// and the target-down / store-behind alerts use:
+//   opticsd_poll_duration_seconds{target,driver}   histogram
+//   opticsd_poll_errors_total{target,driver}       counter
+//   opticsd_target_up{target,driver}               gauge 0/1
+//   opticsd_poll_samples{target,driver}            gauge, modules in the last successful poll
+//   opticsd_store_samples_written_total, opticsd_store_samples_dropped_total,
+//   opticsd_store_write_errors_total               counters
+//   opticsd_store_queue_length                     gauge, cycles waiting for the writer
+//   opticsd_store_lag_seconds                      gauge
+//   opticsd_build_info{version}                    gauge, always 1
+//   opticsd_config_reload_success                  gauge 0/1, the last load or reload attempt
+//   opticsd_config_last_reload_timestamp_seconds   gauge, UNIX time of the last successful load
+//
+// Ownership: the metrics live in the Registry passed in, which must outlive
+// this object. Thread-safety: every method may be called from any thread;
+// they are meant for the polling thread (one mutex, taken briefly).
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace opticsd {
+
+class SelfMetrics {
+ public:
+  SelfMetrics(prometheus::Registry& registry, std::string_view version);
+
+  // One poll of `target` took `seconds`; on success `samples` modules came back.
+  void observePoll(const std::string& target, const std::string& driver, double seconds, bool ok, std::size_t samples);
+  void setTargetUp(const std::string& target, const std::string& driver, bool up);
+  // A reload dropped `target`: all its series go away.
+  void removeTarget(const std::string& target);
+
+  // Totals as the store counts them; counters only move forward.
+  struct StoreStats {
+    std::uint64_t written_total = 0;
+    std::uint64_t dropped_total = 0;
+    std::uint64_t write_errors_total = 0;
+    std::size_t queue_length = 0;  // cycles
+    double lag_seconds = 0;
+  };
+  void setStoreStats(const StoreStats& stats);
+
+  // Config load or reload at `unix_seconds`; the timestamp moves only on success.
+  void recordConfigLoad(bool ok, double unix_seconds);
+
+ private:
+  struct TargetSeries {
+    std::string driver;
+    prometheus::Labels labels;
+    prometheus::Histogram* duration = nullptr;
+    prometheus::Counter* errors = nullptr;
+    prometheus::Gauge* up = nullptr;
+    prometheus::Gauge* samples = nullptr;
+  };
+  TargetSeries& seriesFor(const std::string& target, const std::string& driver);  // mutex_ held
+  void removeSeries(TargetSeries& series);                                        // mutex_ held
+
+  std::mutex mutex_;
+  prometheus::Family<prometheus::Histogram>& poll_duration_;
+  prometheus::Family<prometheus::Counter>& poll_errors_;
+  prometheus::Family<prometheus::Gauge>& target_up_;
+  prometheus::Family<prometheus::Gauge>& poll_samples_;
+  prometheus::Counter& store_written_;
+  prometheus::Counter& store_dropped_;
+  prometheus::Counter& store_errors_;
+  prometheus::Gauge& store_queue_;
+  prometheus::Gauge& store_lag_;
+  prometheus::Gauge& reload_success_;
+  prometheus::Gauge& reload_timestamp_;
+  std::map<std::string, TargetSeries, std::less<>> targets_;
+};
+
+}  // namespace opticsd

@@ -1,0 +1,75 @@
+#include "daemon/exporter/exposition_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include "daemon/exporter/sample_collector.hpp"
+#include "exposition.hpp"
+
+namespace opticsd {
+namespace {
+
+// A fleet exercising every series kind and awkward values: escapes, invalid
+// bytes, big counters, tiny BERs, negative powers, duplicates, gaps.
+LatestSamples::Snapshot awkwardFleet(LatestSamples& cache) {
+  for (int t = 0; t < 3; ++t) {
+    std::vector<Sample> samples;
+    for (int p = 0; p < 5; ++p) {
+      Sample s;
+      s.port = p == 4 ? "Ethernet1" : "Ethernet" + std::to_string(p) + (p == 2 ? "\"\\\xFF" : "");
+      s.module_present = p != 3;
+      s.identity.family = static_cast<ModuleFamily>(p % 4);
+      s.identity.vendor = "V\"e\\n\xC3\xA9\xFF";
+      s.identity.serial = std::string(p * 100, 'S');
+      s.identity.modulation = static_cast<Modulation>(p % 3);
+      for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+        if ((i + p) % 2) s.module.set(static_cast<ModuleMetric>(i), -1.5e-13 * (i + 1) * (p + 1));
+        if ((i + p) % 3 == 0) s.module_thresholds[i] = Thresholds{1e20, 0.1, std::nullopt, -273.15};
+        if ((i + p) % 4 == 0) s.module_flags[i] = AlarmFlags{true, false, true, false};
+      }
+      for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+        if ((i + p) % 2) s.lane_thresholds[i] = Thresholds{3.3, std::nullopt, 2.97, 123456789.123};
+      }
+      for (std::uint16_t n = 1; n <= 8; ++n) {
+        Lane lane;
+        lane.number = n == 8 ? 7 : n;  // duplicate lane 7
+        for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+          if ((i + n) % 3) lane.values.set(static_cast<LaneMetric>(i), (n * 1.1 - 5.0) * (i + 1) / 7.0);
+          if ((i + n) % 5 == 0) lane.flags[i] = AlarmFlags{false, true, false, true};
+        }
+        if (n % 2) lane.status.rx_los = n % 3 == 0;
+        lane.status.tx_no_light = n == 4;
+        lane.status.data_path_state = static_cast<std::uint8_t>(n % 5);
+        s.lanes.push_back(lane);
+        s.fec.lane_corrected_bits_total.push_back(n % 3 ? std::optional<std::uint64_t>(987654321000ULL * n)
+                                                        : std::nullopt);
+      }
+      s.fec.corrected_blocks_total = 18446744073709551615ULL;
+      s.fec.corrected_bits_total = p;
+      s.link.up = p % 2 == 0;
+      s.link.down_events_total = p;
+      s.link.speed_gbps = p * 100.0;
+      samples.push_back(s);
+    }
+    cache.replaceTarget(t == 1 ? "spine\xFF\"1" : "leaf-" + std::to_string(t), std::move(samples));
+  }
+  return cache.snapshot();
+}
+
+TEST(ExpositionText, IsByteIdenticalToPrometheusCpp) {
+  LatestSamples cache;
+  const auto snapshot = awkwardFleet(cache);
+  const std::string reference = test::serialize(SampleCollector::render(snapshot));
+  std::string fast;
+  appendSampleExposition(snapshot, fast);
+  ASSERT_GT(reference.size(), 10000u);
+  EXPECT_EQ(fast, reference);
+}
+
+TEST(ExpositionText, EmptySnapshotAppendsNothing) {
+  std::string out = "prefix";
+  appendSampleExposition({}, out);
+  EXPECT_EQ(out, "prefix");
+}
+
+}  // namespace
+}  // namespace opticsd
