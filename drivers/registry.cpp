@@ -1,12 +1,18 @@
 #include "drivers/registry.hpp"
 
+#include "drivers/ethtool/ethtool_driver.hpp"
+#include "drivers/replay/replay_driver.hpp"
 #include "drivers/sim/sim_driver.hpp"
+#include "drivers/snmp/snmp_driver.hpp"
 
 namespace opticsd {
 namespace {
 
 constexpr DriverEntry kDrivers[] = {
+    {"ethtool", "this Linux host's optical modules, FEC and link state over ethtool netlink", &ethtool::createEthtoolDriver},
+    {"replay", "a captured host (opticsd capture) replayed through the ethtool decode path", &replay::createReplayDriver},
     {"sim", "simulated fabric with degradation scenarios (demo, tests, load)", &sim::createSimDriver},
+    {"snmp", "switches over SNMP v2c/v3, vendor MIB profiles as data", &snmp::createSnmpDriver},
 };
 
 }  // namespace

@@ -1,0 +1,423 @@
+#include "drivers/snmp/profile.hpp"
+
+#include <array>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include <yaml-cpp/yaml.h>
+
+namespace opticsd::snmp {
+namespace {
+
+struct MetricNameRow {
+  std::string_view name;
+  MetricTarget target;
+};
+
+constexpr MetricTarget moduleMetric(ModuleMetric m) { return {MetricTarget::Kind::kModule, m, {}}; }
+constexpr MetricTarget laneMetric(LaneMetric m) { return {MetricTarget::Kind::kLane, {}, m}; }
+constexpr MetricTarget counter(MetricTarget::Kind k) { return {k, {}, {}}; }
+
+constexpr std::array kMetricNames{
+    MetricNameRow{"temperature", moduleMetric(ModuleMetric::kTemperatureCelsius)},
+    MetricNameRow{"supply_voltage", moduleMetric(ModuleMetric::kSupplyVoltageVolts)},
+    MetricNameRow{"laser_temperature", moduleMetric(ModuleMetric::kLaserTemperatureCelsius)},
+    MetricNameRow{"pre_fec_ber", moduleMetric(ModuleMetric::kPreFecBerRatio)},
+    MetricNameRow{"post_fec_ber", moduleMetric(ModuleMetric::kPostFecBerRatio)},
+    MetricNameRow{"tx_bias", laneMetric(LaneMetric::kTxBiasMilliamperes)},
+    MetricNameRow{"tx_power", laneMetric(LaneMetric::kTxPowerDbm)},
+    MetricNameRow{"rx_power", laneMetric(LaneMetric::kRxPowerDbm)},
+    MetricNameRow{"lane_pre_fec_ber", laneMetric(LaneMetric::kPreFecBerRatio)},
+    MetricNameRow{"fec_corrected_blocks", counter(MetricTarget::Kind::kFecCorrectedBlocks)},
+    MetricNameRow{"fec_uncorrectable_blocks", counter(MetricTarget::Kind::kFecUncorrectableBlocks)},
+    MetricNameRow{"fec_corrected_bits", counter(MetricTarget::Kind::kFecCorrectedBits)},
+};
+
+constexpr std::array<std::pair<std::string_view, ValueUnit>, 9> kUnits{{
+    {"auto", ValueUnit::kAuto},
+    {"dbm", ValueUnit::kDbm},
+    {"mw", ValueUnit::kMilliwatts},
+    {"w", ValueUnit::kWatts},
+    {"uw", ValueUnit::kMicrowatts},
+    {"ma", ValueUnit::kMilliamperes},
+    {"ua", ValueUnit::kMicroamperes},
+    {"a", ValueUnit::kAmperes},
+    {"native", ValueUnit::kNative},
+}};
+
+bool sameTarget(const MetricTarget& a, const MetricTarget& b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == MetricTarget::Kind::kModule) return a.module == b.module;
+  if (a.kind == MetricTarget::Kind::kLane) return a.lane == b.lane;
+  return true;
+}
+
+// Collects the first problem with its location; a profile either loads whole or not at all.
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  tl::unexpected<Error> failAt(const YAML::Node& node, const std::string& message) const {
+    std::string where = source_;
+    if (node && !node.Mark().is_null()) {
+      where += ":" + std::to_string(node.Mark().line + 1) + ":" + std::to_string(node.Mark().column + 1);
+    }
+    return fail(where + ": " + message);
+  }
+
+  Result<void> onlyKeys(const YAML::Node& map, std::initializer_list<std::string_view> allowed) const {
+    if (!map.IsMap()) return failAt(map, "expected a mapping");
+    for (const auto& kv : map) {
+      auto key = kv.first.as<std::string>();
+      bool ok = false;
+      for (auto a : allowed) ok = ok || a == key;
+      if (!ok) return failAt(kv.first, "unknown key '" + key + "'");
+    }
+    return {};
+  }
+
+  Result<std::string> string(const YAML::Node& node, std::string_view what) const {
+    if (!node || !node.IsScalar()) return failAt(node, std::string(what) + ": expected a string");
+    return node.Scalar();
+  }
+
+  Result<Oid> oid(const YAML::Node& node, std::string_view what) const {
+    auto text = string(node, what);
+    if (!text) return tl::unexpected(text.error());
+    auto parsed = Oid::parse(*text);
+    if (!parsed) return failAt(node, std::string(what) + ": " + parsed.error().message);
+    return parsed;
+  }
+
+  Result<std::int64_t> integer(const YAML::Node& node, std::string_view what, std::int64_t lo, std::int64_t hi) const {
+    if (!node || !node.IsScalar()) return failAt(node, std::string(what) + ": expected an integer");
+    std::int64_t v = 0;
+    if (!YAML::convert<std::int64_t>::decode(node, v)) return failAt(node, std::string(what) + ": expected an integer");
+    if (v < lo || v > hi) {
+      return failAt(node, std::string(what) + ": " + std::to_string(v) + " outside " + std::to_string(lo) + ".." +
+                              std::to_string(hi));
+    }
+    return v;
+  }
+
+  Result<double> number(const YAML::Node& node, std::string_view what) const {
+    double v = 0;
+    if (!node || !node.IsScalar() || !YAML::convert<double>::decode(node, v) || !(v > 0) || v > 1e18) {
+      return failAt(node, std::string(what) + ": expected a positive number");
+    }
+    return v;
+  }
+
+  Result<std::regex> regex(const YAML::Node& node, std::string_view what) const {
+    auto text = string(node, what);
+    if (!text) return tl::unexpected(text.error());
+    if (text->size() > 512) return failAt(node, std::string(what) + ": pattern longer than 512 characters");
+    try {
+      return std::regex(*text, std::regex::ECMAScript | std::regex::optimize);
+    } catch (const std::regex_error& e) {
+      return failAt(node, std::string(what) + ": bad regular expression: " + e.what());
+    }
+  }
+
+  Result<MetricTarget> metric(const YAML::Node& node) const {
+    auto text = string(node, "metric");
+    if (!text) return tl::unexpected(text.error());
+    auto parsed = parseMetricName(*text);
+    if (!parsed) return failAt(node, parsed.error().message);
+    return parsed;
+  }
+
+  Result<ValueUnit> unit(const YAML::Node& node) const {
+    auto text = string(node, "unit");
+    if (!text) return tl::unexpected(text.error());
+    auto parsed = parseValueUnit(*text);
+    if (!parsed) return failAt(node, parsed.error().message);
+    return parsed;
+  }
+
+ private:
+  std::string source_;
+};
+
+#define OPTICSD_TRY(var, expr)                   \
+  auto var##_result = (expr);                    \
+  if (!var##_result) return tl::unexpected(var##_result.error()); \
+  auto var = std::move(*var##_result)
+
+Result<std::optional<ThresholdKind>> parseThresholdKind(const Reader& r, const YAML::Node& node) {
+  OPTICSD_TRY(text, r.string(node, "threshold"));
+  if (text == "high_alarm") return ThresholdKind::kHighAlarm;
+  if (text == "high_warning") return ThresholdKind::kHighWarning;
+  if (text == "low_warning") return ThresholdKind::kLowWarning;
+  if (text == "low_alarm") return ThresholdKind::kLowAlarm;
+  return r.failAt(node, "threshold: expected high_alarm, high_warning, low_warning or low_alarm");
+}
+
+Result<EntitySensorSpec> parseEntitySensors(const Reader& r, const YAML::Node& node) {
+  auto keys = r.onlyKeys(node, {"sensor_entry", "sensors", "port", "identity", "thresholds"});
+  if (!keys) return tl::unexpected(keys.error());
+  EntitySensorSpec spec;
+  OPTICSD_TRY(entry, r.oid(node["sensor_entry"], "sensor_entry"));
+  spec.sensor_entry = std::move(entry);
+
+  const auto sensors = node["sensors"];
+  if (!sensors || !sensors.IsSequence() || sensors.size() == 0) return r.failAt(node, "sensors: expected a list");
+  for (const auto& s : sensors) {
+    auto ok = r.onlyKeys(s, {"match", "metric", "type", "unit"});
+    if (!ok) return tl::unexpected(ok.error());
+    SensorRule rule;
+    OPTICSD_TRY(pattern, r.string(s["match"], "match"));
+    OPTICSD_TRY(re, r.regex(s["match"], "match"));
+    rule.pattern = pattern;
+    rule.match = std::move(re);
+    OPTICSD_TRY(metric, r.metric(s["metric"]));
+    if (metric.isCounter()) return r.failAt(s["metric"], "counters come from tables, not sensors");
+    rule.metric = metric;
+    if (s["type"]) {
+      OPTICSD_TRY(type, r.integer(s["type"], "type", 1, 14));
+      rule.sensor_type = static_cast<int>(type);
+    }
+    if (s["unit"]) {
+      OPTICSD_TRY(unit, r.unit(s["unit"]));
+      rule.unit = unit;
+    }
+    spec.sensors.push_back(std::move(rule));
+  }
+
+  const auto port = node["port"];
+  if (!port) return r.failAt(node, "port: missing (how a sensor finds its port)");
+  auto port_keys = r.onlyKeys(port, {"method", "text", "pattern", "lane_pattern", "lane_base", "name_from", "fallback_pattern"});
+  if (!port_keys) return tl::unexpected(port_keys.error());
+  OPTICSD_TRY(method, r.string(port["method"], "port.method"));
+  if (method == "description") {
+    spec.port_method = EntitySensorSpec::PortMethod::kDescription;
+  } else if (method == "contained_in") {
+    spec.port_method = EntitySensorSpec::PortMethod::kContainedIn;
+  } else {
+    return r.failAt(port["method"], "port.method: expected description or contained_in");
+  }
+  if (port["text"]) {
+    OPTICSD_TRY(text, r.string(port["text"], "port.text"));
+    if (text == "descr") {
+      spec.text_column = 2;
+    } else if (text == "name") {
+      spec.text_column = 7;
+    } else {
+      return r.failAt(port["text"], "port.text: expected descr or name");
+    }
+  }
+  OPTICSD_TRY(port_pattern, r.string(port["pattern"], "port.pattern"));
+  OPTICSD_TRY(port_re, r.regex(port["pattern"], "port.pattern"));
+  if (port_re.mark_count() < 1) return r.failAt(port["pattern"], "port.pattern: needs a capture group for the port");
+  spec.port_pattern = port_pattern;
+  spec.port_regex = std::move(port_re);
+  if (port["lane_pattern"]) {
+    OPTICSD_TRY(lane_pattern, r.string(port["lane_pattern"], "port.lane_pattern"));
+    OPTICSD_TRY(lane_re, r.regex(port["lane_pattern"], "port.lane_pattern"));
+    if (lane_re.mark_count() < 1) {
+      return r.failAt(port["lane_pattern"], "port.lane_pattern: needs a capture group for the lane");
+    }
+    spec.lane_pattern = lane_pattern;
+    spec.lane_regex = std::move(lane_re);
+  }
+  if (port["fallback_pattern"]) {
+    OPTICSD_TRY(fallback, r.regex(port["fallback_pattern"], "port.fallback_pattern"));
+    if (fallback.mark_count() < 1) return r.failAt(port["fallback_pattern"], "port.fallback_pattern: needs a group");
+    spec.fallback_regex = std::move(fallback);
+  }
+  if (port["lane_base"]) {
+    OPTICSD_TRY(base, r.integer(port["lane_base"], "port.lane_base", 0, 1));
+    spec.lane_base = static_cast<int>(base);
+  }
+  if (port["name_from"]) {
+    OPTICSD_TRY(from, r.string(port["name_from"], "port.name_from"));
+    if (from == "alias") {
+      spec.port_name_from_alias = true;
+    } else if (from != "pattern") {
+      return r.failAt(port["name_from"], "port.name_from: expected pattern or alias");
+    }
+  }
+
+  if (node["identity"]) {
+    OPTICSD_TRY(identity, r.string(node["identity"], "identity"));
+    if (identity == "parent") {
+      spec.identity = EntitySensorSpec::IdentityFrom::kParent;
+    } else if (identity == "port_entity") {
+      spec.identity = EntitySensorSpec::IdentityFrom::kPortEntity;
+    } else if (identity != "none") {
+      return r.failAt(node["identity"], "identity: expected none, parent or port_entity");
+    }
+  }
+
+  if (const auto th = node["thresholds"]) {
+    auto th_keys = r.onlyKeys(th, {"style", "entry", "high_alarm", "high_warning", "low_warning", "low_alarm"});
+    if (!th_keys) return tl::unexpected(th_keys.error());
+    OPTICSD_TRY(style, r.string(th["style"], "thresholds.style"));
+    OPTICSD_TRY(th_entry, r.oid(th["entry"], "thresholds.entry"));
+    spec.threshold_entry = std::move(th_entry);
+    if (style == "columns") {
+      spec.threshold_style = EntitySensorSpec::ThresholdStyle::kColumns;
+      constexpr std::array<std::string_view, 4> kKeys{"high_alarm", "high_warning", "low_warning", "low_alarm"};
+      for (std::size_t i = 0; i < kKeys.size(); ++i) {
+        if (!th[std::string(kKeys[i])]) continue;
+        OPTICSD_TRY(col, r.integer(th[std::string(kKeys[i])], kKeys[i], 1, 1000));
+        spec.threshold_columns[i] = static_cast<std::uint32_t>(col);
+      }
+    } else if (style == "cisco_relation") {
+      spec.threshold_style = EntitySensorSpec::ThresholdStyle::kCiscoRelation;
+    } else {
+      return r.failAt(th["style"], "thresholds.style: expected columns or cisco_relation");
+    }
+  }
+  return spec;
+}
+
+Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
+  auto keys = r.onlyKeys(node, {"name", "entry", "port_arc", "lane_arc", "lane_base", "columns"});
+  if (!keys) return tl::unexpected(keys.error());
+  TableSpec table;
+  OPTICSD_TRY(name, r.string(node["name"], "name"));
+  table.name = name;
+  OPTICSD_TRY(entry, r.oid(node["entry"], "entry"));
+  table.entry = std::move(entry);
+  if (node["port_arc"]) {
+    OPTICSD_TRY(arc, r.integer(node["port_arc"], "port_arc", 1, 16));
+    table.port_arc = static_cast<std::uint32_t>(arc);
+  }
+  if (node["lane_arc"]) {
+    OPTICSD_TRY(arc, r.integer(node["lane_arc"], "lane_arc", 1, 16));
+    table.lane_arc = static_cast<std::uint32_t>(arc);
+  }
+  if (node["lane_base"]) {
+    OPTICSD_TRY(base, r.integer(node["lane_base"], "lane_base", 0, 1));
+    table.lane_base = static_cast<int>(base);
+  }
+  const auto columns = node["columns"];
+  if (!columns || !columns.IsSequence() || columns.size() == 0) return r.failAt(node, "columns: expected a list");
+  for (const auto& c : columns) {
+    auto ok = r.onlyKeys(c, {"column", "metric", "threshold", "divisor", "unit", "precision_column", "scale_column"});
+    if (!ok) return tl::unexpected(ok.error());
+    ColumnRule rule;
+    OPTICSD_TRY(col, r.integer(c["column"], "column", 1, 100000));
+    rule.column = static_cast<std::uint32_t>(col);
+    OPTICSD_TRY(metric, r.metric(c["metric"]));
+    rule.metric = metric;
+    if (c["threshold"]) {
+      if (metric.isCounter()) return r.failAt(c["threshold"], "threshold: counters have no thresholds");
+      OPTICSD_TRY(kind, parseThresholdKind(r, c["threshold"]));
+      rule.threshold = kind;
+    }
+    if (c["divisor"]) {
+      OPTICSD_TRY(divisor, r.number(c["divisor"], "divisor"));
+      rule.divisor = divisor;
+    }
+    if (c["unit"]) {
+      OPTICSD_TRY(unit, r.unit(c["unit"]));
+      if (unit == ValueUnit::kAuto) return r.failAt(c["unit"], "unit: auto only applies to ENTITY-SENSOR rows");
+      rule.unit = unit;
+    }
+    if (metric.isPower() && rule.unit == ValueUnit::kNative) {
+      return r.failAt(c, "optical power needs a unit (dbm, mw, w or uw)");
+    }
+    if (c["precision_column"]) {
+      OPTICSD_TRY(pc, r.integer(c["precision_column"], "precision_column", 1, 100000));
+      rule.precision_column = static_cast<std::uint32_t>(pc);
+    }
+    if (c["scale_column"]) {
+      OPTICSD_TRY(sc, r.integer(c["scale_column"], "scale_column", 1, 100000));
+      rule.scale_column = static_cast<std::uint32_t>(sc);
+    }
+    table.columns.push_back(rule);
+  }
+  return table;
+}
+
+}  // namespace
+
+Result<MetricTarget> parseMetricName(std::string_view name) {
+  for (const auto& row : kMetricNames) {
+    if (row.name == name) return row.target;
+  }
+  return fail("unknown metric '" + std::string(name) + "'");
+}
+
+std::string_view metricName(const MetricTarget& target) {
+  for (const auto& row : kMetricNames) {
+    if (sameTarget(row.target, target)) return row.name;
+  }
+  return "unknown";
+}
+
+Result<ValueUnit> parseValueUnit(std::string_view name) {
+  for (const auto& [key, unit] : kUnits) {
+    if (key == name) return unit;
+  }
+  return fail("unknown unit '" + std::string(name) + "' (auto, dbm, mw, w, uw, ma, ua, a, native)");
+}
+
+Result<Profile> loadProfile(std::string_view yaml_text, std::string source) {
+  Reader r(source);
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml_text));
+  } catch (const YAML::Exception& e) {
+    return fail(source + ": " + e.what());
+  }
+  try {
+    if (!root.IsMap()) return r.failAt(root, "a profile is a mapping");
+    auto keys = r.onlyKeys(root, {"name", "description", "sys_object_id", "entity_sensors", "tables"});
+    if (!keys) return tl::unexpected(keys.error());
+    Profile profile;
+    profile.source = source;
+    OPTICSD_TRY(name, r.string(root["name"], "name"));
+    if (name.empty()) return r.failAt(root["name"], "name: empty");
+    profile.name = name;
+    if (root["description"]) {
+      OPTICSD_TRY(description, r.string(root["description"], "description"));
+      profile.description = description;
+    }
+    if (const auto ids = root["sys_object_id"]) {
+      if (ids.IsScalar()) {
+        OPTICSD_TRY(id, r.oid(ids, "sys_object_id"));
+        profile.sys_object_ids.push_back(std::move(id));
+      } else if (ids.IsSequence()) {
+        for (const auto& item : ids) {
+          OPTICSD_TRY(id, r.oid(item, "sys_object_id"));
+          profile.sys_object_ids.push_back(std::move(id));
+        }
+      } else {
+        return r.failAt(ids, "sys_object_id: expected an OID or a list of OIDs");
+      }
+    }
+    if (root["entity_sensors"]) {
+      OPTICSD_TRY(spec, parseEntitySensors(r, root["entity_sensors"]));
+      profile.entity_sensors = std::move(spec);
+    }
+    if (const auto tables = root["tables"]) {
+      if (!tables.IsSequence()) return r.failAt(tables, "tables: expected a list");
+      for (const auto& t : tables) {
+        OPTICSD_TRY(table, parseTable(r, t));
+        profile.tables.push_back(std::move(table));
+      }
+    }
+    if (!profile.entity_sensors && profile.tables.empty()) {
+      return r.failAt(root, "a profile needs entity_sensors or tables");
+    }
+    return profile;
+  } catch (const YAML::Exception& e) {
+    return fail(source + ": " + e.what());
+  }
+}
+
+Result<Profile> loadProfileFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fail(path + ": cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str().size() > (1u << 20)) return fail(path + ": larger than 1 MiB");
+  return loadProfile(text.str(), path);
+}
+
+}  // namespace opticsd::snmp

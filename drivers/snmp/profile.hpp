@@ -1,0 +1,128 @@
+#pragma once
+// A vendor MIB profile as data: which tables to walk and how each row maps
+// onto a Sample. Profiles are YAML files under schemas/snmp-profiles/ (and
+// any user directory); the runtime knows numeric OIDs only. See
+// schemas/snmp-profiles/README.md for the format.
+//
+// A Profile is immutable after loading and may be shared between drivers.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "drivers/measurement.hpp"
+#include "drivers/result.hpp"
+#include "drivers/snmp/oid.hpp"
+
+namespace opticsd::snmp {
+
+// Where a mapped value lands in the Sample.
+struct MetricTarget {
+  enum class Kind : std::uint8_t { kModule, kLane, kFecCorrectedBlocks, kFecUncorrectableBlocks, kFecCorrectedBits };
+  Kind kind = Kind::kModule;
+  ModuleMetric module = ModuleMetric::kTemperatureCelsius;
+  LaneMetric lane = LaneMetric::kTxBiasMilliamperes;
+
+  bool isPower() const {
+    return kind == Kind::kLane && (lane == LaneMetric::kTxPowerDbm || lane == LaneMetric::kRxPowerDbm);
+  }
+  bool isCounter() const { return kind != Kind::kModule && kind != Kind::kLane; }
+};
+
+// The profile's metric names ("rx_power", "temperature", "fec_uncorrectable_blocks" ...).
+Result<MetricTarget> parseMetricName(std::string_view name);
+std::string_view metricName(const MetricTarget& target);
+
+// How a raw number is turned into the metric's unit before any dBm step.
+enum class ValueUnit : std::uint8_t {
+  kAuto,        // ENTITY-SENSOR data type decides (watts, amperes, dBm ...)
+  kDbm,
+  kMilliwatts,
+  kWatts,
+  kMicrowatts,
+  kMilliamperes,
+  kMicroamperes,
+  kAmperes,
+  kNative,      // already in the metric's unit (°C, V, ratio)
+};
+Result<ValueUnit> parseValueUnit(std::string_view name);
+
+enum class ThresholdKind : std::uint8_t { kHighAlarm, kHighWarning, kLowWarning, kLowAlarm };
+
+// One ENTITY-SENSOR row class, recognised by a regular expression on the
+// sensor's entity description (and optionally its data type).
+struct SensorRule {
+  std::string pattern;
+  std::regex match;
+  std::optional<int> sensor_type;  // EntitySensorDataType, RFC 3433 (14 = dBm, CISCO-ENTITY-SENSOR-MIB)
+  MetricTarget metric;
+  ValueUnit unit = ValueUnit::kAuto;
+};
+
+struct EntitySensorSpec {
+  // entPhySensorEntry (RFC 3433) or entSensorValueEntry (CISCO-ENTITY-SENSOR-MIB):
+  // columns 1 type, 2 scale, 3 precision, 4 value, 5 status.
+  Oid sensor_entry;
+  std::vector<SensorRule> sensors;
+
+  enum class PortMethod : std::uint8_t { kDescription, kContainedIn };
+  PortMethod port_method = PortMethod::kDescription;
+  std::uint32_t text_column = 2;  // entPhysicalDescr (2) or entPhysicalName (7)
+  // kDescription: on the sensor's own text; group 1 = port, optional group 2 = lane.
+  // kContainedIn: on each ancestor's text; group 1 = port.
+  std::string port_pattern;
+  std::regex port_regex;
+  std::string lane_pattern;  // kContainedIn: an ancestor's text, group 1 = lane
+  std::optional<std::regex> lane_regex;
+  // kContainedIn only: tried on the sensor's own text when the chain finds no
+  // port (agents that omit entPhysicalContainedIn rows); groups as kDescription.
+  std::optional<std::regex> fallback_regex;
+  int lane_base = 1;            // the number the device gives its first lane
+  bool port_name_from_alias = false;  // entAliasMappingIdentifier -> ifIndex -> ifName
+  enum class IdentityFrom : std::uint8_t { kNone, kParent, kPortEntity };
+  IdentityFrom identity = IdentityFrom::kNone;
+
+  enum class ThresholdStyle : std::uint8_t { kNone, kColumns, kCiscoRelation };
+  ThresholdStyle threshold_style = ThresholdStyle::kNone;
+  Oid threshold_entry;
+  // kColumns (ARISTA-ENTITY-SENSOR-MIB aristaEntSensorThresholdEntry): column per kind, 0 = absent.
+  std::uint32_t threshold_columns[4] = {0, 0, 0, 0};  // indexed by ThresholdKind
+};
+
+struct ColumnRule {
+  std::uint32_t column = 0;
+  MetricTarget metric;
+  std::optional<ThresholdKind> threshold;
+  double divisor = 1.0;
+  ValueUnit unit = ValueUnit::kNative;
+  std::uint32_t precision_column = 0;  // per-row precision (value x 10^-p), 0 = none
+  std::uint32_t scale_column = 0;      // per-row ENTITY-SENSOR style scale code, 0 = none
+};
+
+struct TableSpec {
+  std::string name;
+  Oid entry;
+  std::uint32_t port_arc = 1;      // which index arc is the ifIndex (1-based)
+  std::uint32_t lane_arc = 0;      // which index arc is the lane, 0 = none (lane 1)
+  int lane_base = 1;
+  std::vector<ColumnRule> columns;
+};
+
+struct Profile {
+  std::string name;
+  std::string description;
+  std::string source;  // file it came from
+  std::vector<Oid> sys_object_ids;  // prefixes
+  std::optional<EntitySensorSpec> entity_sensors;
+  std::vector<TableSpec> tables;
+};
+
+// Parses one profile document. `source` names it in errors ("file:line:col: ...").
+Result<Profile> loadProfile(std::string_view yaml_text, std::string source);
+Result<Profile> loadProfileFile(const std::string& path);
+
+}  // namespace opticsd::snmp

@@ -1,0 +1,81 @@
+#include "drivers/snmp/profile_catalog.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+namespace opticsd::snmp {
+
+std::vector<std::string> ProfileCatalog::defaultDirs() {
+  if (const char* env = std::getenv("OPTICSD_SNMP_PROFILE_DIR"); env && *env) return {env};
+  std::vector<std::string> dirs;
+#ifdef OPTICSD_SNMP_INSTALLED_PROFILE_DIR
+  if (std::filesystem::is_directory(OPTICSD_SNMP_INSTALLED_PROFILE_DIR)) dirs.push_back(OPTICSD_SNMP_INSTALLED_PROFILE_DIR);
+#endif
+#ifdef OPTICSD_SNMP_SOURCE_PROFILE_DIR
+  if (dirs.empty()) dirs.push_back(OPTICSD_SNMP_SOURCE_PROFILE_DIR);
+#endif
+  return dirs;
+}
+
+Result<std::shared_ptr<const ProfileCatalog>> ProfileCatalog::load(const std::vector<std::string>& dirs) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::shared_ptr<const ProfileCatalog>> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(dirs); it != cache.end()) return it->second;
+
+  auto catalog = std::make_shared<ProfileCatalog>();
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      auto ext = entry.path().extension().string();
+      if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(entry.path().string());
+    }
+    if (ec) return fail(dir + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      auto profile = loadProfileFile(file);
+      if (!profile) return tl::unexpected(profile.error());
+      catalog->add(std::make_shared<const Profile>(std::move(*profile)));
+    }
+  }
+  cache.emplace(dirs, catalog);
+  return std::shared_ptr<const ProfileCatalog>(catalog);
+}
+
+void ProfileCatalog::add(std::shared_ptr<const Profile> profile) {
+  for (auto& existing : profiles_) {
+    if (existing->name == profile->name) {
+      existing = std::move(profile);
+      return;
+    }
+  }
+  profiles_.push_back(std::move(profile));
+}
+
+std::shared_ptr<const Profile> ProfileCatalog::byName(std::string_view name) const {
+  for (const auto& p : profiles_) {
+    if (p->name == name) return p;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<const Profile> ProfileCatalog::bySysObjectId(const Oid& sys_object_id) const {
+  std::shared_ptr<const Profile> best;
+  std::size_t best_len = 0;
+  for (const auto& p : profiles_) {
+    for (const auto& prefix : p->sys_object_ids) {
+      if (sys_object_id.startsWith(prefix) && prefix.size() > best_len) {
+        best = p;
+        best_len = prefix.size();
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace opticsd::snmp

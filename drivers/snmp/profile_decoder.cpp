@@ -1,0 +1,573 @@
+#include "drivers/snmp/profile_decoder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include "drivers/snmp/entity_sensor_scaling.hpp"
+#include "drivers/units.hpp"
+
+namespace opticsd::snmp {
+namespace {
+
+constexpr std::size_t kMaxReportedIssues = 20;
+constexpr int kMaxContainmentDepth = 16;
+constexpr int kMaxLane = 64;
+
+std::string indexText(std::span<const std::uint32_t> index) {
+  std::string out;
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    if (i) out += '.';
+    out += std::to_string(index[i]);
+  }
+  return out;
+}
+
+class IssueList {
+ public:
+  explicit IssueList(std::vector<std::string>& out) : out_(out) {}
+  ~IssueList() {
+    if (dropped_) out_.push_back("... and " + std::to_string(dropped_) + " more problems of this kind");
+  }
+  void add(std::string message) {
+    if (out_.size() < kMaxReportedIssues) {
+      out_.push_back(std::move(message));
+    } else {
+      ++dropped_;
+    }
+  }
+
+ private:
+  std::vector<std::string>& out_;
+  std::size_t dropped_ = 0;
+};
+
+struct Converted {
+  double value = 0;
+  std::optional<bool> no_light;
+};
+
+// The unit a raw (already scaled) number is in, from the profile or the
+// ENTITY-SENSOR data type.
+Result<ValueUnit> effectiveUnit(const MetricTarget& metric, ValueUnit unit, int sensor_type) {
+  if (unit != ValueUnit::kAuto) return unit;
+  if (metric.isPower()) {
+    if (sensor_type == kSensorWatts) return ValueUnit::kWatts;
+    if (sensor_type == kSensorDbm) return ValueUnit::kDbm;
+    return fail("sensor type " + std::to_string(sensor_type) + " is not a power unit (set unit: in the profile)");
+  }
+  if (metric.kind == MetricTarget::Kind::kLane && metric.lane == LaneMetric::kTxBiasMilliamperes) {
+    if (sensor_type == kSensorAmperes) return ValueUnit::kAmperes;
+    return fail("sensor type " + std::to_string(sensor_type) + " is not a current (set unit: in the profile)");
+  }
+  return ValueUnit::kNative;
+}
+
+// A value into the metric's unit; optical power goes to dBm with the -40 dBm
+// floor and the no-light flag (drivers/units.hpp).
+Result<Converted> convert(const MetricTarget& metric, ValueUnit unit, double v) {
+  if (!std::isfinite(v)) return fail("value is not finite");
+  if (metric.isPower()) {
+    OpticalPower p;
+    switch (unit) {
+      case ValueUnit::kDbm: p = opticalPowerFromDbm(v); break;
+      case ValueUnit::kMilliwatts: p = opticalPowerFromMilliwatts(v); break;
+      case ValueUnit::kWatts: p = opticalPowerFromMilliwatts(v * 1e3); break;
+      case ValueUnit::kMicrowatts: p = opticalPowerFromMilliwatts(v * 1e-3); break;
+      default: return fail("optical power needs a power unit");
+    }
+    return Converted{p.dbm, p.no_light};
+  }
+  switch (unit) {
+    case ValueUnit::kAmperes: return Converted{v * 1e3, {}};
+    case ValueUnit::kMicroamperes: return Converted{v * 1e-3, {}};
+    case ValueUnit::kMilliamperes:
+    case ValueUnit::kNative: return Converted{v, {}};
+    default: return fail("unit does not fit metric " + std::string(metricName(metric)));
+  }
+}
+
+// Thresholds are limits, not readings: a power limit of 0 mW means "none"
+// (LibreNMS issue 16335), and no floor or flag applies.
+std::optional<double> convertThreshold(const MetricTarget& metric, ValueUnit unit, double v) {
+  if (!std::isfinite(v)) return std::nullopt;
+  if (metric.isPower()) {
+    double mw = 0;
+    switch (unit) {
+      case ValueUnit::kDbm: return v;
+      case ValueUnit::kMilliwatts: mw = v; break;
+      case ValueUnit::kWatts: mw = v * 1e3; break;
+      case ValueUnit::kMicrowatts: mw = v * 1e-3; break;
+      default: return std::nullopt;
+    }
+    if (mw <= 0) return std::nullopt;
+    return 10.0 * std::log10(mw);
+  }
+  auto c = convert(metric, unit, v);
+  if (!c) return std::nullopt;
+  return c->value;
+}
+
+std::optional<std::string> textAt(const Column& column, std::uint32_t index) {
+  const auto* vb = column.find(index);
+  if (!vb) return std::nullopt;
+  return vb->asText();
+}
+
+std::optional<std::uint32_t> parentOf(const Column& contained_in, std::uint32_t index) {
+  const auto* vb = contained_in.find(index);
+  if (!vb) return std::nullopt;
+  auto v = vb->asInteger();
+  if (!v || *v <= 0 || *v > 0xFFFFFFFF) return std::nullopt;
+  return static_cast<std::uint32_t>(*v);
+}
+
+void fillIdentity(const VarbindStore& store, std::uint32_t entity, ModuleIdentity& identity) {
+  auto text = [&](std::uint32_t col) -> std::string {
+    const auto* vb = store.column(oids::kEntPhysicalEntry, col).find(entity);
+    if (!vb) return {};
+    return vb->asText().value_or("");
+  };
+  identity.revision = text(8);       // entPhysicalHardwareRev
+  identity.serial = text(11);        // entPhysicalSerialNum
+  identity.vendor = text(12);        // entPhysicalMfgName
+  identity.part_number = text(13);   // entPhysicalModelName
+}
+
+std::optional<std::uint32_t> aliasIfIndex(const VarbindStore& store, std::uint32_t entity) {
+  auto rows = store.subtree(oids::kEntAliasMappingIdentifier.child(entity));
+  for (const auto& vb : rows) {
+    if (vb.type != VarType::kObjectId) continue;
+    if (vb.oid_value.startsWith(oids::kIfIndexColumn) && vb.oid_value.size() == oids::kIfIndexColumn.size() + 1) {
+      return vb.oid_value.arcs().back();
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::pair<std::uint32_t, std::string>> readIfNames(const VarbindStore& store) {
+  std::vector<std::pair<std::uint32_t, std::string>> out;
+  for (const auto& root : {oids::kIfName, oids::kIfDescr}) {
+    for (const auto& vb : store.subtree(root)) {
+      if (vb.oid.size() != root.size() + 1) continue;
+      auto name = vb.asText();
+      if (!name || name->empty()) continue;
+      std::uint32_t if_index = vb.oid.arcs().back();
+      auto it = std::lower_bound(out.begin(), out.end(), if_index,
+                                 [](const auto& p, std::uint32_t k) { return p.first < k; });
+      if (it == out.end() || it->first != if_index) out.insert(it, {if_index, *name});
+    }
+  }
+  return out;
+}
+
+std::uint32_t portSlot(Layout& layout, std::map<std::string, std::uint32_t, std::less<>>& slots,
+                       const std::string& name) {
+  auto it = slots.find(name);
+  if (it != slots.end()) return it->second;
+  auto slot = static_cast<std::uint32_t>(layout.ports.size());
+  layout.ports.push_back(PortEntry{name, {}});
+  slots.emplace(name, slot);
+  return slot;
+}
+
+// CISCO-ENTITY-SENSOR-MIB entSensorThresholdEntry: index (sensor, n); columns
+// 2 severity (minor 10, major 20, critical 30), 3 relation (1 <, 2 <=, 3 >, 4 >=), 4 value.
+std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> ciscoThresholds(
+    const VarbindStore& store, const Oid& entry) {
+  std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> out;
+  auto severity = store.column(entry, 2);
+  auto relation = store.column(entry, 3);
+  auto value = store.column(entry, 4);
+  for (const auto& vb : value.rows()) {
+    auto index = value.indexOf(vb);
+    if (index.size() != 2) continue;
+    const auto* sev = severity.find(index);
+    const auto* rel = relation.find(index);
+    auto v = vb.asInteger();
+    if (!sev || !rel || !v) continue;
+    auto s = sev->asInteger().value_or(0);
+    auto r = rel->asInteger().value_or(0);
+    bool high = r == 3 || r == 4;
+    bool low = r == 1 || r == 2;
+    if (!high && !low) continue;
+    bool alarm = s >= 20;
+    ThresholdKind kind = high ? (alarm ? ThresholdKind::kHighAlarm : ThresholdKind::kHighWarning)
+                              : (alarm ? ThresholdKind::kLowAlarm : ThresholdKind::kLowWarning);
+    auto& slot = out[index[0]][static_cast<std::size_t>(kind)];
+    if (!slot) slot = *v;
+  }
+  return out;
+}
+
+void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& store, Layout& layout) {
+  IssueList issues(layout.issues);
+  std::map<std::string, std::uint32_t, std::less<>> slots;
+  auto types = store.column(spec.sensor_entry, 1);
+  auto scales = store.column(spec.sensor_entry, 2);
+  auto precisions = store.column(spec.sensor_entry, 3);
+  auto texts = store.column(oids::kEntPhysicalEntry, spec.text_column);
+  auto contained_in = store.column(oids::kEntPhysicalEntry, 4);
+  std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> cisco;
+  if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
+    cisco = ciscoThresholds(store, spec.threshold_entry);
+  }
+  std::vector<bool> identity_done;
+  layout.sensor_rows = types.rows().size();
+
+  for (const auto& type_vb : types.rows()) {
+    auto index_span = types.indexOf(type_vb);
+    if (index_span.size() != 1) continue;
+    const std::uint32_t index = index_span[0];
+    auto text = textAt(texts, index);
+    if (!text) continue;
+    auto type = type_vb.asInteger();
+    if (!type) {
+      issues.add("sensor " + std::to_string(index) + ": entPhySensorType is " + std::string(toString(type_vb.type)) +
+                 ", expected INTEGER");
+      continue;
+    }
+    const SensorRule* rule = nullptr;
+    for (const auto& r : spec.sensors) {
+      if (r.sensor_type && *r.sensor_type != *type) continue;
+      if (std::regex_search(*text, r.match)) {
+        rule = &r;
+        break;
+      }
+    }
+    if (!rule) continue;  // not a transceiver sensor
+
+    const auto* scale_vb = scales.find(index);
+    const auto* precision_vb = precisions.find(index);
+    auto scale_code = scale_vb ? scale_vb->asInteger() : std::optional<std::int64_t>(9);
+    auto precision = precision_vb ? precision_vb->asInteger() : std::optional<std::int64_t>(0);
+    auto scale = scale_code ? scaleFactor(*scale_code) : std::nullopt;
+    auto digits = precision ? precisionFactor(*precision) : std::nullopt;
+    if (!scale || !digits) {
+      issues.add("sensor " + std::to_string(index) + " (" + *text + "): scale " +
+                 (scale_code ? std::to_string(*scale_code) : "?") + " / precision " +
+                 (precision ? std::to_string(*precision) : "?") + " out of range (1..17 / -8..9)");
+      continue;
+    }
+    auto unit = effectiveUnit(rule->metric, rule->unit, static_cast<int>(*type));
+    if (!unit) {
+      issues.add("sensor " + std::to_string(index) + " (" + *text + "): " + unit.error().message);
+      continue;
+    }
+
+    std::string port;
+    std::optional<int> lane_number;
+    std::optional<std::uint32_t> port_entity;
+    std::smatch m;
+    if (spec.port_method == EntitySensorSpec::PortMethod::kDescription) {
+      if (std::regex_search(*text, m, spec.port_regex)) {
+        port = m[1].str();
+        if (m.size() > 2 && m[2].matched) lane_number = std::atoi(m[2].str().c_str());
+      }
+      port_entity = parentOf(contained_in, index);
+    } else {
+      auto current = parentOf(contained_in, index);
+      for (int depth = 0; current && depth < kMaxContainmentDepth; ++depth) {
+        auto ancestor = textAt(texts, *current);
+        if (ancestor) {
+          if (spec.lane_regex && !lane_number && std::regex_search(*ancestor, m, *spec.lane_regex)) {
+            lane_number = std::atoi(m[1].str().c_str());
+          }
+          if (std::regex_search(*ancestor, m, spec.port_regex)) {
+            port = m[1].str();
+            port_entity = current;
+            break;
+          }
+        }
+        current = parentOf(contained_in, *current);
+      }
+      if (port.empty() && spec.fallback_regex && std::regex_search(*text, m, *spec.fallback_regex)) {
+        port = m[1].str();
+        if (m.size() > 2 && m[2].matched) lane_number = std::atoi(m[2].str().c_str()) + spec.lane_base - 1;
+      }
+    }
+    if (spec.port_name_from_alias && port_entity) {
+      if (auto if_index = aliasIfIndex(store, *port_entity)) {
+        if (const auto* name = layout.ifName(*if_index)) port = *name;
+      }
+    }
+    if (port.empty()) {
+      issues.add("sensor " + std::to_string(index) + " (" + *text + "): no port found");
+      continue;
+    }
+    int lane = lane_number ? *lane_number + (1 - spec.lane_base) : 1;
+    if (lane < 1 || lane > kMaxLane) {
+      issues.add("sensor " + std::to_string(index) + " (" + *text + "): lane " + std::to_string(lane) +
+                 " out of range");
+      continue;
+    }
+
+    SensorBinding binding;
+    binding.index = {index};
+    binding.metric = rule->metric;
+    binding.unit = *unit;
+    binding.sensor_type = static_cast<int>(*type);
+    binding.factor = *scale * *digits;
+    binding.port = portSlot(layout, slots, port);
+    binding.lane = static_cast<std::uint16_t>(lane);
+
+    if (identity_done.size() <= binding.port) identity_done.resize(binding.port + 1, false);
+    if (!identity_done[binding.port] && spec.identity != EntitySensorSpec::IdentityFrom::kNone) {
+      auto entity = spec.identity == EntitySensorSpec::IdentityFrom::kParent ? parentOf(contained_in, index)
+                                                                                : port_entity;
+      if (entity) {
+        fillIdentity(store, *entity, layout.ports[binding.port].identity);
+        identity_done[binding.port] = true;
+      }
+    }
+
+    for (std::size_t k = 0; k < 4; ++k) {
+      std::optional<std::int64_t> raw;
+      if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns && spec.threshold_columns[k]) {
+        const auto* vb = store.column(spec.threshold_entry, spec.threshold_columns[k]).find(index);
+        if (vb) raw = vb->asInteger();
+      } else if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
+        if (auto it = cisco.find(index); it != cisco.end()) raw = it->second[k];
+      }
+      if (raw) binding.thresholds[k] = convertThreshold(rule->metric, *unit, static_cast<double>(*raw) * binding.factor);
+    }
+    layout.sensors.push_back(std::move(binding));
+  }
+}
+
+// Builds Samples keyed by port name.
+class SampleSet {
+ public:
+  SampleSet(const std::string& target, std::int64_t ts) : target_(target), ts_(ts) {}
+
+  Sample& port(const std::string& name, const ModuleIdentity* identity) {
+    auto it = index_.find(name);
+    if (it != index_.end()) return samples_[it->second];
+    index_.emplace(name, samples_.size());
+    Sample& s = samples_.emplace_back();
+    s.target = target_;
+    s.port = name;
+    s.timestamp_ms = ts_;
+    if (identity) s.identity = *identity;
+    return s;
+  }
+
+  static Lane& lane(Sample& s, std::uint16_t number) {
+    for (auto& l : s.lanes) {
+      if (l.number == number) return l;
+    }
+    auto it = std::lower_bound(s.lanes.begin(), s.lanes.end(), number,
+                               [](const Lane& l, std::uint16_t n) { return l.number < n; });
+    it = s.lanes.insert(it, Lane{});
+    it->number = number;
+    return *it;
+  }
+
+  std::vector<Sample> take() { return std::move(samples_); }
+
+ private:
+  const std::string& target_;
+  std::int64_t ts_;
+  std::vector<Sample> samples_;
+  std::map<std::string, std::size_t, std::less<>> index_;
+};
+
+void setValue(Sample& s, const MetricTarget& metric, std::uint16_t lane, const Converted& c) {
+  if (metric.kind == MetricTarget::Kind::kModule) {
+    s.module.set(metric.module, c.value);
+    return;
+  }
+  Lane& l = SampleSet::lane(s, lane);
+  l.values.set(metric.lane, c.value);
+  if (c.no_light) {
+    if (metric.lane == LaneMetric::kRxPowerDbm) l.status.rx_no_light = *c.no_light;
+    if (metric.lane == LaneMetric::kTxPowerDbm) l.status.tx_no_light = *c.no_light;
+  }
+}
+
+void setThreshold(Sample& s, const MetricTarget& metric, ThresholdKind kind, double v) {
+  std::optional<Thresholds>& slot =
+      metric.kind == MetricTarget::Kind::kModule ? s.thresholds(metric.module) : s.thresholds(metric.lane);
+  if (!slot) slot = Thresholds{};
+  std::optional<double>* field = nullptr;
+  switch (kind) {
+    case ThresholdKind::kHighAlarm: field = &slot->high_alarm; break;
+    case ThresholdKind::kHighWarning: field = &slot->high_warning; break;
+    case ThresholdKind::kLowWarning: field = &slot->low_warning; break;
+    case ThresholdKind::kLowAlarm: field = &slot->low_alarm; break;
+  }
+  if (!*field) *field = v;  // the first (lowest) lane's limits apply to every lane
+}
+
+void setCounter(Sample& s, MetricTarget::Kind kind, std::uint64_t v) {
+  switch (kind) {
+    case MetricTarget::Kind::kFecCorrectedBlocks: s.fec.corrected_blocks_total = v; break;
+    case MetricTarget::Kind::kFecUncorrectableBlocks: s.fec.uncorrectable_blocks_total = v; break;
+    case MetricTarget::Kind::kFecCorrectedBits: s.fec.corrected_bits_total = v; break;
+    default: break;
+  }
+}
+
+void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore& values, SampleSet& samples,
+                IssueList& issues) {
+  for (const auto& rule : table.columns) {
+    auto column = values.column(table.entry, rule.column);
+    auto precision_col = rule.precision_column ? values.column(table.entry, rule.precision_column) : Column();
+    auto scale_col = rule.scale_column ? values.column(table.entry, rule.scale_column) : Column();
+    for (const auto& vb : column.rows()) {
+      auto index = column.indexOf(vb);
+      if (index.size() < table.port_arc || index.size() < table.lane_arc) continue;
+      std::uint32_t if_index = index[table.port_arc - 1];
+      const std::string* name = layout.ifName(if_index);
+      std::string port = name ? *name : "ifIndex" + std::to_string(if_index);
+      int lane = table.lane_arc ? static_cast<int>(index[table.lane_arc - 1]) + (1 - table.lane_base) : 1;
+      if (lane < 1 || lane > kMaxLane) {
+        issues.add(table.name + "." + indexText(index) + ": lane out of range");
+        continue;
+      }
+      Sample& sample = samples.port(port, nullptr);
+      if (rule.metric.isCounter()) {
+        auto v = vb.asCounter();
+        if (!v) {
+          issues.add(table.name + "." + std::to_string(rule.column) + "." + indexText(index) + ": " +
+                     std::string(toString(vb.type)) + " is not a counter");
+          continue;
+        }
+        setCounter(sample, rule.metric.kind, *v);
+        continue;
+      }
+      auto raw = vb.asInteger();
+      if (!raw) {
+        issues.add(table.name + "." + std::to_string(rule.column) + "." + indexText(index) + ": " +
+                   std::string(toString(vb.type)) + ", expected an integer");
+        continue;
+      }
+      double v = static_cast<double>(*raw) / rule.divisor;
+      if (rule.precision_column) {
+        const auto* p = precision_col.find(index);
+        auto digits = p && p->asInteger() ? precisionFactor(*p->asInteger()) : std::nullopt;
+        if (!digits) {
+          issues.add(table.name + "." + indexText(index) + ": precision missing or out of range");
+          continue;
+        }
+        v *= *digits;
+      }
+      if (rule.scale_column) {
+        const auto* sc = scale_col.find(index);
+        auto scale = sc && sc->asInteger() ? scaleFactor(*sc->asInteger()) : std::nullopt;
+        if (!scale) {
+          issues.add(table.name + "." + indexText(index) + ": scale missing or out of range");
+          continue;
+        }
+        v *= *scale;
+      }
+      if (rule.threshold) {
+        if (auto t = convertThreshold(rule.metric, rule.unit, v)) setThreshold(sample, rule.metric, *rule.threshold, *t);
+        continue;
+      }
+      auto c = convert(rule.metric, rule.unit, v);
+      if (!c) {
+        issues.add(table.name + "." + indexText(index) + ": " + c.error().message);
+        continue;
+      }
+      setValue(sample, rule.metric, static_cast<std::uint16_t>(lane), *c);
+    }
+  }
+}
+
+}  // namespace
+
+const std::string* Layout::ifName(std::uint32_t if_index) const {
+  auto it = std::lower_bound(if_names.begin(), if_names.end(), if_index,
+                             [](const auto& p, std::uint32_t k) { return p.first < k; });
+  if (it == if_names.end() || it->first != if_index) return nullptr;
+  return &it->second;
+}
+
+WalkPlan planWalks(const Profile& profile) {
+  WalkPlan plan;
+  bool need_if_names = !profile.tables.empty();
+  if (const auto& spec = profile.entity_sensors) {
+    for (std::uint32_t col : {1u, 2u, 3u}) plan.static_roots.push_back(spec->sensor_entry.child(col));
+    plan.static_roots.push_back(oids::kEntPhysicalEntry.child(spec->text_column));
+    bool need_containment = spec->port_method == EntitySensorSpec::PortMethod::kContainedIn ||
+                            spec->identity != EntitySensorSpec::IdentityFrom::kNone || spec->port_name_from_alias;
+    if (need_containment) plan.static_roots.push_back(oids::kEntPhysicalEntry.child(4));
+    if (spec->identity != EntitySensorSpec::IdentityFrom::kNone) {
+      for (std::uint32_t col : {8u, 11u, 12u, 13u}) plan.static_roots.push_back(oids::kEntPhysicalEntry.child(col));
+    }
+    if (spec->port_name_from_alias) {
+      plan.static_roots.push_back(oids::kEntAliasMappingIdentifier);
+      need_if_names = true;
+    }
+    if (spec->threshold_style == EntitySensorSpec::ThresholdStyle::kColumns) {
+      for (auto col : spec->threshold_columns) {
+        if (col) plan.static_roots.push_back(spec->threshold_entry.child(col));
+      }
+    } else if (spec->threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
+      plan.static_roots.push_back(spec->threshold_entry);
+    }
+    plan.dynamic_roots.push_back(spec->sensor_entry.child(4));
+    plan.dynamic_roots.push_back(spec->sensor_entry.child(5));
+  }
+  if (need_if_names) plan.static_roots.push_back(oids::kIfName);
+  for (const auto& table : profile.tables) plan.dynamic_roots.push_back(table.entry);
+  std::sort(plan.static_roots.begin(), plan.static_roots.end());
+  plan.static_roots.erase(std::unique(plan.static_roots.begin(), plan.static_roots.end()), plan.static_roots.end());
+  return plan;
+}
+
+Layout resolve(const Profile& profile, const VarbindStore& slow) {
+  Layout layout;
+  layout.if_names = readIfNames(slow);
+  if (profile.entity_sensors) resolveEntitySensors(*profile.entity_sensors, slow, layout);
+  return layout;
+}
+
+PollResult apply(const Profile& profile, const Layout& layout, const VarbindStore& values, const std::string& target,
+                 std::int64_t timestamp_ms) {
+  PollResult result;
+  SampleSet samples(target, timestamp_ms);
+  {
+    IssueList issues(result.errors);
+    for (const auto& issue : layout.issues) issues.add(issue);
+    if (const auto& spec = profile.entity_sensors) {
+      auto value_col = values.column(spec->sensor_entry, 4);
+      auto status_col = values.column(spec->sensor_entry, 5);
+      for (const auto& b : layout.sensors) {
+        const auto* vb = value_col.find(b.index);
+        if (!vb) continue;  // not reported this time
+        // entPhySensorOperStatus ok(1); unavailable(2)/nonoperational(3) values mean nothing.
+        if (const auto* st = status_col.find(b.index); st && st->asInteger() && *st->asInteger() != 1) continue;
+        auto raw = vb->type == VarType::kInteger ? std::optional<std::int64_t>(vb->integer) : std::nullopt;
+        if (!raw) {
+          issues.add("sensor " + indexText(b.index) + ": value is " + std::string(toString(vb->type)) +
+                     ", expected INTEGER");
+          continue;
+        }
+        auto c = convert(b.metric, b.unit, static_cast<double>(*raw) * b.factor);
+        if (!c) {
+          issues.add("sensor " + indexText(b.index) + ": " + c.error().message);
+          continue;
+        }
+        const auto& port = layout.ports[b.port];
+        Sample& sample = samples.port(port.name, &port.identity);
+        setValue(sample, b.metric, b.lane, *c);
+        for (std::size_t k = 0; k < 4; ++k) {
+          if (b.thresholds[k]) setThreshold(sample, b.metric, static_cast<ThresholdKind>(k), *b.thresholds[k]);
+        }
+      }
+    }
+    for (const auto& table : profile.tables) applyTable(table, layout, values, samples, issues);
+  }
+  result.samples = samples.take();
+  return result;
+}
+
+PollResult decode(const Profile& profile, const VarbindStore& all, const std::string& target,
+                  std::int64_t timestamp_ms) {
+  return apply(profile, resolve(profile, all), all, target, timestamp_ms);
+}
+
+}  // namespace opticsd::snmp

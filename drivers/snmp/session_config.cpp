@@ -1,0 +1,152 @@
+#include "drivers/snmp/session_config.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace opticsd::snmp {
+
+std::string SessionConfig::describe() const {
+  std::string out = "udp:" + address + ":" + std::to_string(port);
+  if (version == SnmpVersion::kV2c) return out + " v2c";
+  out += " v3 ";
+  out += level == SecurityLevel::kNoAuthNoPriv ? "noAuthNoPriv" : level == SecurityLevel::kAuthNoPriv ? "authNoPriv"
+                                                                                                       : "authPriv";
+  return out + " user=" + user;
+}
+
+Result<std::string> readSecretFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail("cannot read secret file " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string secret = text.str();
+  if (auto nl = secret.find('\n'); nl != std::string::npos) secret.resize(nl);
+  if (!secret.empty() && secret.back() == '\r') secret.pop_back();
+  if (secret.empty()) return fail("secret file " + path + " is empty");
+  return secret;
+}
+
+Result<std::string> readCredential(const std::string& name) {
+  const char* dir = std::getenv("CREDENTIALS_DIRECTORY");
+  if (!dir || !*dir) return fail("systemd credential '" + name + "' requested but CREDENTIALS_DIRECTORY is not set");
+  if (name.empty() || name.find('/') != std::string::npos) return fail("bad credential name '" + name + "'");
+  return readSecretFile(std::string(dir) + "/" + name);
+}
+
+namespace {
+
+// One secret from exactly one of KEY, KEY_file, KEY_credential.
+std::optional<std::string> readSecret(OptionReader& options, const std::string& key) {
+  auto inline_value = options.optionalString(key);
+  auto file = options.optionalString(key + "_file");
+  auto credential = options.optionalString(key + "_credential");
+  int given = (inline_value ? 1 : 0) + (file ? 1 : 0) + (credential ? 1 : 0);
+  if (given > 1) {
+    options.error(key, "give only one of " + key + ", " + key + "_file, " + key + "_credential");
+    return std::nullopt;
+  }
+  if (inline_value) return inline_value;
+  Result<std::string> secret = file ? readSecretFile(*file) : credential ? readCredential(*credential)
+                                                                         : Result<std::string>(fail(""));
+  if (!file && !credential) return std::nullopt;
+  if (!secret) {
+    options.error(file ? key + "_file" : key + "_credential", secret.error().message);
+    return std::nullopt;
+  }
+  return *secret;
+}
+
+}  // namespace
+
+std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
+  SessionConfig c;
+  c.address = options.requiredString("address");
+  if (auto port = options.optionalInt("port", 1, 65535)) c.port = static_cast<std::uint16_t>(*port);
+  if (auto version = options.optionalString("version")) {
+    if (*version == "2c" || *version == "v2c" || *version == "2") {
+      c.version = SnmpVersion::kV2c;
+    } else if (*version == "3" || *version == "v3") {
+      c.version = SnmpVersion::kV3;
+    } else {
+      options.error("version", "expected 2c or 3");
+    }
+  }
+  if (auto community = readSecret(options, "community")) c.community = *community;
+  if (auto user = options.optionalString("user")) c.user = *user;
+  if (auto level = options.optionalString("security_level")) {
+    if (*level == "noAuthNoPriv") {
+      c.level = SecurityLevel::kNoAuthNoPriv;
+    } else if (*level == "authNoPriv") {
+      c.level = SecurityLevel::kAuthNoPriv;
+    } else if (*level == "authPriv") {
+      c.level = SecurityLevel::kAuthPriv;
+    } else {
+      options.error("security_level", "expected noAuthNoPriv, authNoPriv or authPriv");
+    }
+  }
+  if (auto proto = options.optionalString("auth_protocol")) {
+    if (*proto == "SHA" || *proto == "sha") {
+      c.auth_protocol = AuthProtocol::kSha;
+    } else if (*proto == "SHA-224" || *proto == "sha224") {
+      c.auth_protocol = AuthProtocol::kSha224;
+    } else if (*proto == "SHA-256" || *proto == "sha256") {
+      c.auth_protocol = AuthProtocol::kSha256;
+    } else if (*proto == "SHA-384" || *proto == "sha384") {
+      c.auth_protocol = AuthProtocol::kSha384;
+    } else if (*proto == "SHA-512" || *proto == "sha512") {
+      c.auth_protocol = AuthProtocol::kSha512;
+    } else if (*proto == "MD5" || *proto == "md5") {
+      c.auth_protocol = AuthProtocol::kMd5;
+    } else {
+      options.error("auth_protocol", "expected SHA, SHA-224, SHA-256, SHA-384, SHA-512 or MD5");
+    }
+  }
+  if (auto proto = options.optionalString("priv_protocol")) {
+    if (*proto == "AES" || *proto == "AES-128" || *proto == "aes") {
+      c.priv_protocol = PrivProtocol::kAes128;
+    } else if (*proto == "DES" || *proto == "des") {
+      c.priv_protocol = PrivProtocol::kDes;
+    } else {
+      options.error("priv_protocol", "expected AES-128 or DES");
+    }
+  }
+  if (auto pw = readSecret(options, "auth_password")) c.auth_password = *pw;
+  if (auto pw = readSecret(options, "priv_password")) c.priv_password = *pw;
+  if (auto context = options.optionalString("context")) c.context = *context;
+  if (auto engine = options.optionalString("engine_id")) {
+    std::string hex = *engine;
+    if (hex.rfind("0x", 0) == 0) hex = hex.substr(2);
+    bool ok = !hex.empty() && hex.size() % 2 == 0 && hex.size() <= 64;
+    for (char ch : hex) ok = ok && std::isxdigit(static_cast<unsigned char>(ch));
+    if (!ok) {
+      options.error("engine_id", "expected hex digits (5..32 bytes)");
+    } else {
+      c.engine_id_hex = hex;
+    }
+  }
+  if (auto timeout = options.optionalDuration("timeout")) {
+    if (timeout->count() < 10 || timeout->count() > 600000) {
+      options.error("timeout", "expected 10ms..10m");
+    } else {
+      c.timeout = *timeout;
+    }
+  }
+  if (auto retries = options.optionalInt("retries", 0, 10)) c.retries = static_cast<int>(*retries);
+  if (auto reps = options.optionalInt("max_repetitions", 1, 1000)) c.max_repetitions = static_cast<int>(*reps);
+  if (auto max = options.optionalInt("max_varbinds", 1, 100000000)) c.max_varbinds = static_cast<std::size_t>(*max);
+
+  if (c.version == SnmpVersion::kV3) {
+    if (c.user.empty()) options.error("user", "SNMPv3 needs a user");
+    if (c.level != SecurityLevel::kNoAuthNoPriv && c.auth_password.size() < 8) {
+      options.error("auth_password", "SNMPv3 authentication needs a password of at least 8 characters");
+    }
+    if (c.level == SecurityLevel::kAuthPriv && c.priv_password.size() < 8) {
+      options.error("priv_password", "SNMPv3 privacy needs a password of at least 8 characters");
+    }
+  }
+  if (!options.valid()) return std::nullopt;
+  return c;
+}
+
+}  // namespace opticsd::snmp

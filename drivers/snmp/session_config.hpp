@@ -1,0 +1,61 @@
+#pragma once
+// How to reach one agent: address, version, credentials, timing. Read from
+// a target's config mapping through OptionReader. Secrets are resolved here
+// (config, file, or systemd credential) and never printed: describe() and
+// every error message leave them out.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "drivers/options/option_reader.hpp"
+#include "drivers/result.hpp"
+
+namespace opticsd::snmp {
+
+enum class SnmpVersion : std::uint8_t { kV2c, kV3 };
+enum class SecurityLevel : std::uint8_t { kNoAuthNoPriv, kAuthNoPriv, kAuthPriv };
+enum class AuthProtocol : std::uint8_t { kSha, kSha224, kSha256, kSha384, kSha512, kMd5 };
+enum class PrivProtocol : std::uint8_t { kAes128, kDes };
+
+struct SessionConfig {
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 161;
+  SnmpVersion version = SnmpVersion::kV2c;
+  std::string community = "public";  // secret
+  // SNMPv3 (RFC 3414 USM)
+  std::string user;
+  SecurityLevel level = SecurityLevel::kNoAuthNoPriv;
+  AuthProtocol auth_protocol = AuthProtocol::kSha;
+  std::string auth_password;  // secret
+  PrivProtocol priv_protocol = PrivProtocol::kAes128;
+  std::string priv_password;  // secret
+  std::string context;
+  std::string engine_id_hex;  // optional: skip discovery, pin the agent's engine
+  // Timing
+  std::chrono::milliseconds timeout{2000};
+  int retries = 1;
+  int max_repetitions = 25;
+  std::size_t max_varbinds = 500000;  // a walk beyond this is an agent bug, not a table
+
+  // "udp:10.0.0.1:161 v3 authPriv user=ops" (no secrets).
+  std::string describe() const;
+};
+
+// Reads the keys below from `options` (the target's mapping), resolving
+// secrets; problems are reported on `options`.
+//   address, port, version (2c|3), community | community_file | community_credential,
+//   user, security_level, auth_protocol, auth_password | auth_password_file | auth_password_credential,
+//   priv_protocol, priv_password | priv_password_file | priv_password_credential,
+//   context, engine_id, timeout, retries, max_repetitions, max_varbinds
+std::optional<SessionConfig> readSessionConfig(OptionReader& options);
+
+// A secret from a file (first line, trailing newline dropped) or from a
+// systemd credential ($CREDENTIALS_DIRECTORY/name). The error never contains
+// the secret.
+Result<std::string> readSecretFile(const std::string& path);
+Result<std::string> readCredential(const std::string& name);
+
+}  // namespace opticsd::snmp

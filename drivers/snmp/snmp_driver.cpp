@@ -1,0 +1,193 @@
+#include "drivers/snmp/snmp_driver.hpp"
+
+#include <algorithm>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include "drivers/snmp/lldp.hpp"
+#include "drivers/snmp/netsnmp_session.hpp"
+
+namespace opticsd::snmp {
+
+struct SnmpDriver::Round {
+  std::int64_t now_ms = 0;
+  Done done;
+  bool read_static = false;
+  std::size_t pending = 0;
+  VarbindStore slow;
+  VarbindStore values;
+  std::vector<std::string> errors;
+  bool failed_static = false;
+  bool answered_async = false;  // finishing from a session callback (already deferred)
+};
+
+std::optional<DriverOptions> readDriverOptions(OptionReader& options,
+                                               std::shared_ptr<const ProfileCatalog>& catalog) {
+  DriverOptions out;
+  auto session = readSessionConfig(options);
+  if (auto profile = options.optionalString("profile")) out.profile = *profile;
+  auto dirs = ProfileCatalog::defaultDirs();
+  for (auto& dir : options.stringList("profile_dir")) dirs.push_back(dir);
+  if (auto lldp = options.optionalBool("lldp")) out.lldp = *lldp;
+  if (auto refresh = options.optionalInt("static_refresh", 1, 1000000)) out.static_refresh = static_cast<int>(*refresh);
+  auto loaded = ProfileCatalog::load(dirs);
+  if (!loaded) {
+    options.error("profile_dir", loaded.error().message);
+  } else {
+    catalog = *loaded;
+    if (!out.profile.empty() && !catalog->byName(out.profile)) {
+      std::string known;
+      for (const auto& p : catalog->profiles()) known += (known.empty() ? "" : ", ") + p->name;
+      options.error("profile", "unknown SNMP profile '" + out.profile + "' (known: " + known + ")");
+    }
+  }
+  if (!session || !options.valid()) return std::nullopt;
+  out.session = std::move(*session);
+  return out;
+}
+
+SnmpDriver::SnmpDriver(boost::asio::io_context* io, std::string target, DriverOptions options, std::shared_ptr<const ProfileCatalog> catalog,
+                       SessionFactory make_session)
+    : io_(io),
+      target_(std::move(target)),
+      options_(std::move(options)),
+      catalog_(std::move(catalog)),
+      make_session_(std::move(make_session)) {
+  if (!options_.profile.empty() && catalog_) profile_ = catalog_->byName(options_.profile);
+}
+
+SnmpDriver::~SnmpDriver() {
+  if (session_) session_->cancel();
+}
+
+void SnmpDriver::cancel() {
+  if (session_) session_->cancel();
+  round_.reset();
+}
+
+void SnmpDriver::poll(std::int64_t now_ms, Done done) {
+  if (session_) session_->cancel();  // a round still in flight is abandoned
+  auto round = std::make_shared<Round>();
+  round->now_ms = now_ms;
+  round->done = std::move(done);
+  round_ = round;
+
+  if (!session_) {
+    auto made = make_session_();
+    if (!made) {
+      round->errors.push_back(made.error().message);
+      return finishRound(round);
+    }
+    session_ = std::move(*made);
+  }
+  if (profile_) return startWalks(round);
+
+  session_->get({oids::kSysObjectId}, [this, round](Result<std::vector<Varbind>> result) {
+    if (round_ != round) return;
+    round->answered_async = true;
+    if (!result) {
+      round->errors.push_back(result.error().message);
+      return finishRound(round);
+    }
+    if (result->empty() || result->front().type != VarType::kObjectId) {
+      round->errors.push_back("sysObjectID.0 missing or not an OID; set 'profile:' for this target");
+      return finishRound(round);
+    }
+    const Oid& id = result->front().oid_value;
+    profile_ = catalog_ ? catalog_->bySysObjectId(id) : nullptr;
+    if (!profile_) {
+      round->errors.push_back("no SNMP profile matches sysObjectID " + id.toString() + "; set 'profile:'");
+      return finishRound(round);
+    }
+    startWalks(round);
+  });
+}
+
+void SnmpDriver::startWalks(const std::shared_ptr<Round>& round) {
+  const WalkPlan plan = planWalks(*profile_);
+  round->read_static = !layout_ || polls_since_static_ >= options_.static_refresh;
+  std::vector<std::pair<Oid, bool>> walks;  // root, slow
+  if (round->read_static) {
+    for (const auto& root : plan.static_roots) walks.emplace_back(root, true);
+  }
+  for (const auto& root : plan.dynamic_roots) walks.emplace_back(root, false);
+  if (options_.lldp) {
+    for (const auto& root : lldpWalkRoots()) walks.emplace_back(root, false);
+  }
+  round->pending = walks.size();
+  for (const auto& [root, slow] : walks) {
+    session_->walk(root, [this, round, slow = slow](Result<std::vector<Varbind>> result) {
+      if (round_ != round) return;
+      round->answered_async = true;
+      if (!result) {
+        round->errors.push_back(result.error().message);
+        if (slow) round->failed_static = true;
+      } else if (slow) {
+        round->slow.add(std::move(*result));
+      } else {
+        round->values.add(std::move(*result));
+      }
+      if (--round->pending == 0) finishRound(round);
+    });
+  }
+  if (walks.empty()) finishRound(round);
+}
+
+void SnmpDriver::finishRound(const std::shared_ptr<Round>& round) {
+  if (round_ != round) return;
+  round_.reset();
+  PollResult result;
+  if (profile_ && !(round->read_static && round->failed_static)) {
+    if (round->read_static) {
+      layout_ = resolve(*profile_, round->slow);
+      polls_since_static_ = 0;
+    }
+    ++polls_since_static_;
+    if (layout_) {
+      result = apply(*profile_, *layout_, round->values, target_, round->now_ms);
+      // More sensor values than the layout knows: modules were inserted; re-read soon.
+      if (profile_->entity_sensors) {
+        auto values = round->values.column(profile_->entity_sensors->sensor_entry, 4);
+        if (values.rows().size() != layout_->sensor_rows) {
+          polls_since_static_ = options_.static_refresh;
+        }
+      }
+    }
+    if (options_.lldp) result.neighbors = decodeLldp(round->values);
+  }
+  if (result.samples.empty() && !round->errors.empty()) polls_since_static_ = options_.static_refresh;
+  for (auto& e : round->errors) {
+    // Parallel walks of one dead agent fail alike; say it once.
+    if (std::find(result.errors.begin(), result.errors.end(), e) == result.errors.end()) {
+      result.errors.push_back(std::move(e));
+    }
+  }
+  auto done = std::move(round->done);
+  if (io_ && !round->answered_async) {
+    boost::asio::post(*io_, [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
+    return;
+  }
+  done(std::move(result));
+}
+
+std::unique_ptr<Driver> createSnmpDriver(const DriverContext& context, OptionReader& options) {
+  std::shared_ptr<const ProfileCatalog> catalog;
+  auto parsed = readDriverOptions(options, catalog);
+  if (!parsed) return nullptr;
+  boost::asio::io_context* io = context.io;
+  SessionConfig session_config = parsed->session;
+  SnmpDriver::SessionFactory factory;
+  if (io) {
+    factory = [io, session_config]() -> Result<std::unique_ptr<Session>> {
+      auto session = NetSnmpSession::open(*io, session_config);
+      if (!session) return tl::unexpected(session.error());
+      return std::unique_ptr<Session>(std::move(*session));
+    };
+  } else {
+    factory = []() -> Result<std::unique_ptr<Session>> { return fail("validation only: no io_context"); };
+  }
+  return std::make_unique<SnmpDriver>(io, context.target_name, std::move(*parsed), std::move(catalog), std::move(factory));
+}
+
+}  // namespace opticsd::snmp

@@ -1,0 +1,197 @@
+// Profiles decoding the synthetic fixtures (tests/fixtures/snmp, made by
+// generate.py): each expected value is worked out from the MIB encoding.
+#include "drivers/snmp/profile_decoder.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace opticsd::snmp {
+namespace {
+
+using testing::fixtureStore;
+using testing::shippedProfile;
+
+const Sample* findPort(const PollResult& r, const std::string& port) {
+  for (const auto& s : r.samples) {
+    if (s.port == port) return &s;
+  }
+  return nullptr;
+}
+
+const Lane* findLane(const Sample& s, int number) {
+  for (const auto& l : s.lanes) {
+    if (l.number == number) return &l;
+  }
+  return nullptr;
+}
+
+double dbm(double mw) { return 10.0 * std::log10(mw); }
+
+TEST(AristaProfile, PerRowScaleAndPrecision) {
+  auto r = decode(shippedProfile("arista-eos"), fixtureStore("arista-eos.snmprec"), "sw1", 1000);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* e1 = findPort(r, "Ethernet1");
+  ASSERT_NE(e1, nullptr);
+  EXPECT_EQ(e1->target, "sw1");
+  EXPECT_EQ(e1->timestamp_ms, 1000);
+  EXPECT_DOUBLE_EQ(*e1->module[ModuleMetric::kTemperatureCelsius], 25.8);   // 258 x 10^-1, units
+  EXPECT_DOUBLE_EQ(*e1->module[ModuleMetric::kSupplyVoltageVolts], 3.31);   // 331 x 10^-2
+  ASSERT_EQ(e1->lanes.size(), 1u);
+  const Lane& l1 = e1->lanes[0];
+  EXPECT_EQ(l1.number, 1);  // "Lane 0" is lane 1
+  EXPECT_NEAR(*l1.values[LaneMetric::kTxBiasMilliamperes], 33.45, 1e-9);  // 3345 x 10^-2 x milli A
+  EXPECT_NEAR(*l1.values[LaneMetric::kTxPowerDbm], dbm(0.6322), 1e-9);
+  EXPECT_EQ(l1.status.tx_no_light, false);
+  EXPECT_DOUBLE_EQ(*l1.values[LaneMetric::kRxPowerDbm], -40.0);  // 0 mW: floor + flag
+  EXPECT_EQ(l1.status.rx_no_light, true);
+  EXPECT_EQ(e1->identity.serial, "G1904016438");
+  EXPECT_EQ(e1->identity.part_number, "SFP-10G-LR");
+  EXPECT_EQ(e1->identity.vendor, "Arista Networks");
+}
+
+TEST(AristaProfile, ThresholdsUseTheSensorsEncodingAndZeroMeansNone) {
+  auto r = decode(shippedProfile("arista-eos"), fixtureStore("arista-eos.snmprec"), "sw1", 0);
+  const Sample* e1 = findPort(r, "Ethernet1");
+  ASSERT_NE(e1, nullptr);
+  const auto& temp = e1->thresholds(ModuleMetric::kTemperatureCelsius);
+  ASSERT_TRUE(temp);
+  EXPECT_DOUBLE_EQ(*temp->low_alarm, -50.0);
+  EXPECT_DOUBLE_EQ(*temp->low_warning, -40.0);
+  EXPECT_DOUBLE_EQ(*temp->high_warning, 85.0);
+  EXPECT_DOUBLE_EQ(*temp->high_alarm, 100.0);
+  const auto& tx = e1->thresholds(LaneMetric::kTxPowerDbm);
+  ASSERT_TRUE(tx);
+  EXPECT_NEAR(*tx->low_alarm, dbm(0.0631), 1e-9);
+  EXPECT_NEAR(*tx->low_warning, -10.0, 1e-9);
+  EXPECT_NEAR(*tx->high_warning, dbm(1.5849), 1e-9);
+  EXPECT_FALSE(tx->high_alarm);  // 0 mW is "no threshold", not -inf dBm
+}
+
+TEST(AristaProfile, LanesFromContainmentAndIgnoresOtherSensors) {
+  auto r = decode(shippedProfile("arista-eos"), fixtureStore("arista-eos.snmprec"), "sw1", 0);
+  const Sample* e49 = findPort(r, "Ethernet49");
+  ASSERT_NE(e49, nullptr);
+  ASSERT_EQ(e49->lanes.size(), 4u);
+  const double rx_mw[] = {0.5012, 0.3981, 0.0001, 0.7943};
+  for (int lane = 1; lane <= 4; ++lane) {
+    const Lane* l = findLane(*e49, lane);
+    ASSERT_NE(l, nullptr);
+    EXPECT_NEAR(*l->values[LaneMetric::kTxBiasMilliamperes], 7.0 + 0.01 * (lane - 1), 1e-9);
+    if (lane == 3) {
+      EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kRxPowerDbm], -40.0);
+      EXPECT_EQ(l->status.rx_no_light, true);
+    } else {
+      EXPECT_NEAR(*l->values[LaneMetric::kRxPowerDbm], dbm(rx_mw[lane - 1]), 1e-9);
+    }
+    EXPECT_FALSE(l->values[LaneMetric::kTxPowerDbm]);  // not reported, not 0
+  }
+  EXPECT_EQ(r.samples.size(), 2u);  // the fan row maps to nothing
+}
+
+TEST(AristaProfile, PhyMibBerAndCodewords) {
+  auto r = decode(shippedProfile("arista-eos"), fixtureStore("arista-eos.snmprec"), "sw1", 0);
+  const Sample* e1 = findPort(r, "Ethernet1");
+  ASSERT_NE(e1, nullptr);
+  EXPECT_NEAR(*e1->module[ModuleMetric::kPreFecBerRatio], 1.23e-9, 1e-20);  // 123 x 10^-2 x nano
+  EXPECT_EQ(e1->fec.uncorrectable_blocks_total, 7u);
+}
+
+TEST(SonicProfile, LaneFromDescriptionAndWattsToDbm) {
+  auto r = decode(shippedProfile("sonic"), fixtureStore("sonic.snmprec"), "leaf1", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 1u);
+  const Sample& s = r.samples[0];
+  EXPECT_EQ(s.port, "Ethernet0");
+  EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kTemperatureCelsius], 35.5);
+  EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kSupplyVoltageVolts], 3.3);
+  ASSERT_EQ(s.lanes.size(), 8u);
+  for (const auto& l : s.lanes) {
+    EXPECT_NEAR(*l.values[LaneMetric::kTxBiasMilliamperes], 6.5, 1e-9);
+    EXPECT_NEAR(*l.values[LaneMetric::kTxPowerDbm], dbm(1.2589), 1e-9);
+    if (l.number == 8) {
+      EXPECT_DOUBLE_EQ(*l.values[LaneMetric::kRxPowerDbm], -40.0);
+      EXPECT_EQ(l.status.rx_no_light, true);
+    } else {
+      EXPECT_NEAR(*l.values[LaneMetric::kRxPowerDbm], 0.0, 1e-9);
+      EXPECT_EQ(l.status.rx_no_light, false);
+    }
+  }
+  EXPECT_EQ(s.identity.part_number, "QDD-400G-DR4");
+  EXPECT_FALSE(s.thresholds(LaneMetric::kRxPowerDbm));  // SONiC publishes none
+}
+
+TEST(CiscoProfile, DbmTypeAndRelationThresholds) {
+  auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-entity-sensor.snmprec"), "n3k", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* s = findPort(r, "Ethernet1/1");
+  ASSERT_NE(s, nullptr);
+  EXPECT_DOUBLE_EQ(*s->module[ModuleMetric::kSupplyVoltageVolts], 3.3);  // 3300 milli V
+  EXPECT_DOUBLE_EQ(*s->module[ModuleMetric::kTemperatureCelsius], 30.5);
+  ASSERT_EQ(s->lanes.size(), 1u);
+  EXPECT_NEAR(*s->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 20.116, 1e-9);  // 20116 micro A
+  EXPECT_DOUBLE_EQ(*s->lanes[0].values[LaneMetric::kRxPowerDbm], -2.5);             // dBm(14), precision 1
+  EXPECT_DOUBLE_EQ(*s->lanes[0].values[LaneMetric::kTxPowerDbm], -40.0);            // -40.0 dBm: dark
+  EXPECT_EQ(s->lanes[0].status.tx_no_light, true);
+  const auto& bias = s->thresholds(LaneMetric::kTxBiasMilliamperes);
+  ASSERT_TRUE(bias);
+  EXPECT_NEAR(*bias->high_alarm, 85.0, 1e-9);
+  EXPECT_NEAR(*bias->high_warning, 80.0, 1e-9);
+  EXPECT_NEAR(*bias->low_alarm, 1.0, 1e-9);
+  EXPECT_NEAR(*bias->low_warning, 2.0, 1e-9);
+  EXPECT_EQ(s->identity.part_number, "SFP-10G-SR");
+}
+
+TEST(JuniperProfile, ModuleAndLaneTables) {
+  auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-dom.snmprec"), "mx", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* s = findPort(r, "ge-1/0/0");
+  ASSERT_NE(s, nullptr);
+  EXPECT_DOUBLE_EQ(*s->module[ModuleMetric::kTemperatureCelsius], 26.0);
+  EXPECT_DOUBLE_EQ(*s->module[ModuleMetric::kSupplyVoltageVolts], 3.352);
+  ASSERT_EQ(s->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*s->lanes[0].values[LaneMetric::kRxPowerDbm], -26.77);
+  EXPECT_DOUBLE_EQ(*s->lanes[0].values[LaneMetric::kTxPowerDbm], -4.94);
+  EXPECT_NEAR(*s->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 5.678, 1e-9);  // lane table wins
+  const auto& rx = s->thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, 0.5);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -21.02);
+  EXPECT_DOUBLE_EQ(*rx->high_warning, -1.0);
+  EXPECT_DOUBLE_EQ(*rx->low_warning, -16.98);
+  EXPECT_DOUBLE_EQ(*s->thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 110.0);
+  EXPECT_DOUBLE_EQ(*s->thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 0.0);  // a dBm limit of 0 is real
+}
+
+TEST(BrokenAgent, EachBadRowIsAnIssueAndGoodRowsSurvive) {
+  auto r = decode(shippedProfile("arista-eos"), fixtureStore("broken-arista.snmprec"), "bad", 0);
+  ASSERT_EQ(r.samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(*r.samples[0].module[ModuleMetric::kTemperatureCelsius], 25.8);
+  EXPECT_FALSE(r.samples[0].module[ModuleMetric::kSupplyVoltageVolts]);
+  auto has = [&](const std::string& text) {
+    for (const auto& e : r.errors) {
+      if (e.find(text) != std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(has("scale 42")) << ::testing::PrintToString(r.errors);
+  EXPECT_TRUE(has("precision 12"));
+  EXPECT_TRUE(has("OCTET STRING"));
+}
+
+TEST(Decoder, NonOperationalSensorIsNotReported) {
+  auto rows = readSnmprecFile(testing::fixturePath("sonic.snmprec"));
+  ASSERT_TRUE(rows);
+  for (auto& vb : *rows) {
+    if (vb.oid.toString() == "1.3.6.1.2.1.99.1.1.1.5.1000000110") vb.integer = 3;  // nonoperational
+  }
+  auto r = decode(shippedProfile("sonic"), VarbindStore(*rows), "leaf1", 0);
+  ASSERT_EQ(r.samples.size(), 1u);
+  EXPECT_FALSE(r.samples[0].module[ModuleMetric::kTemperatureCelsius]);
+  EXPECT_TRUE(r.samples[0].module[ModuleMetric::kSupplyVoltageVolts]);
+}
+
+}  // namespace
+}  // namespace opticsd::snmp

@@ -1,0 +1,30 @@
+#pragma once
+// Helpers for the SNMP unit tests: fixtures and shipped profiles by name.
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "drivers/snmp/profile.hpp"
+#include "drivers/snmp/snmprec.hpp"
+#include "drivers/snmp/varbind_store.hpp"
+
+namespace opticsd::snmp::testing {
+
+inline std::string fixturePath(const std::string& name) {
+  return std::string(OPTICSD_SOURCE_DIR) + "/tests/fixtures/snmp/" + name;
+}
+
+inline Profile shippedProfile(const std::string& name) {
+  auto p = loadProfileFile(std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles/" + name + ".yaml");
+  EXPECT_TRUE(p) << (p ? "" : p.error().message);
+  return p ? *p : Profile{};
+}
+
+inline VarbindStore fixtureStore(const std::string& name) {
+  auto rows = readSnmprecFile(fixturePath(name));
+  EXPECT_TRUE(rows) << (rows ? "" : rows.error().message);
+  return VarbindStore(rows ? *rows : std::vector<Varbind>{});
+}
+
+}  // namespace opticsd::snmp::testing
