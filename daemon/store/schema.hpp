@@ -1,0 +1,43 @@
+#pragma once
+// The history schema: migrations applied at open, and the column names the
+// writer and the reader share. Metric columns are the catalogue keys of
+// drivers/measurement.hpp; the rest are listed here.
+//
+// Free functions on a connection the caller owns; no shared state.
+
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "daemon/store/migrations.hpp"
+#include "daemon/store/sqlite_handle.hpp"
+#include "drivers/result.hpp"
+
+namespace opticsd {
+
+// module_samples columns besides module_id, ts_ms, present and the ModuleMetric keys.
+inline constexpr std::array<std::string_view, 6> kModuleCounterColumns{
+    "fec_corrected_blocks_total", "fec_uncorrectable_blocks_total",
+    "fec_corrected_bits_total",   "link_up",
+    "link_down_events_total",     "link_speed_gbps"};
+
+// lane_samples columns besides module_id, lane, ts_ms and the LaneMetric keys.
+inline constexpr std::array<std::string_view, 8> kLaneStatusColumns{
+    "rx_los", "tx_los", "rx_lol", "tx_lol", "tx_fault", "tx_no_light", "rx_no_light", "data_path_state"};
+
+// The highest version in `migrations` (the embedded set by default).
+int latestSchemaVersion(std::span<const Migration> migrations = embeddedMigrations());
+
+// The version recorded in the database; 0 for a database opticsd never touched.
+Result<int> readSchemaVersion(SqliteDb& db);
+
+// Applies every migration newer than the database's version, each in its own
+// transaction with its schema_version row, and returns the resulting version.
+// Refuses a database whose version is newer than the newest migration known.
+Result<int> migrate(SqliteDb& db, std::span<const Migration> migrations = embeddedMigrations());
+
+// Every catalogue metric must have its column; the error names the missing ones.
+Result<void> checkCatalogueColumns(SqliteDb& db);
+
+}  // namespace opticsd

@@ -1,0 +1,99 @@
+#pragma once
+// SqliteStore: the history sink. The polling side hands over whole poll
+// cycles with enqueue(), which never blocks on the disk; one writer thread
+// owns the SQLite connection and writes each batch of cycles in a single
+// transaction with prepared statements.
+//
+// Failures of the environment (disk full, a lock held by another process, the
+// file deleted, replaced, corrupted or made read-only) never crash and never
+// reach the polling thread: the batch stays queued and is retried with
+// backoff, new cycles queue while there is room and are counted as dropped
+// beyond it, and stats() says what is wrong. When the cause clears, writing
+// resumes with the oldest cycle.
+//
+// Thread-safety: enqueue(), flush(), stats() and setMaxSizeBytes() may be
+// called from any thread, concurrently. The destructor stops the writer after
+// one last attempt and counts whatever it could not write as dropped; call
+// flush() first for an orderly shutdown.
+//
+// Findings: the rules engine adds its own table with the next numbered file
+// in schemas/migrations/ (see daemon/store/README.md); it is embedded and
+// applied here at open like every other migration.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "daemon/store/store_options.hpp"
+#include "drivers/result.hpp"
+#include "drivers/sample.hpp"
+
+namespace opticsd {
+
+class SqliteStore {
+ public:
+  // Opens (creating if needed) the database, sets WAL, applies migrations and
+  // checks the schema against the metric catalogue, then starts the writer.
+  // Errors here (bad path, newer schema) are returned, not retried.
+  static Result<std::unique_ptr<SqliteStore>> open(const StoreOptions& options);
+
+  ~SqliteStore();
+  SqliteStore(const SqliteStore&) = delete;
+  SqliteStore& operator=(const SqliteStore&) = delete;
+
+  // Queues one poll cycle. Returns false when the queue is full: the cycle is
+  // dropped and counted in stats().dropped_*. Never waits for the writer.
+  bool enqueue(std::vector<Sample> cycle);
+
+  // Waits until every cycle queued before the call is written (true), or the
+  // timeout passes while the writer is still failing (false).
+  bool flush(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
+
+  StoreStats stats() const;
+
+  // Changes the size cap at run time (config reload); applied before the next batch.
+  void setMaxSizeBytes(std::uint64_t bytes);
+
+ private:
+  struct Queued {
+    std::vector<Sample> cycle;
+    std::chrono::steady_clock::time_point enqueued;
+  };
+  struct Connection;
+
+  explicit SqliteStore(StoreOptions options);
+  void run();
+  Result<void> ensureConnection();
+  Result<void> writeBatch();
+  void runRetention();
+  std::int64_t nowMs() const;
+  void noteFailure(const std::string& message);
+
+  const StoreOptions options_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_writer_;
+  std::condition_variable written_;
+  std::deque<Queued> queue_;
+  std::size_t in_flight_cycles_ = 0;  // taken by the writer, not yet committed
+  std::chrono::steady_clock::time_point in_flight_oldest_{};
+  std::uint64_t enqueued_total_ = 0;  // cycles accepted, for flush()
+  std::uint64_t finished_total_ = 0;  // cycles written or dropped after acceptance
+  bool stop_ = false;
+  std::uint64_t max_size_bytes_;
+  bool max_size_changed_ = true;
+  StoreStats stats_;
+
+  // Writer thread only.
+  std::vector<Queued> batch_;
+  std::unique_ptr<Connection> connection_;
+  std::chrono::steady_clock::time_point next_retention_{};
+  std::thread writer_;
+};
+
+}  // namespace opticsd

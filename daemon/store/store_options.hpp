@@ -1,0 +1,57 @@
+#pragma once
+// Settings and self-statistics of the SQLite history store.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace opticsd {
+
+struct StoreOptions {
+  std::filesystem::path path;  // the database file; its directory must exist
+  // Poll cycles waiting for the writer (queued or in a failing batch) before
+  // new cycles are dropped and counted.
+  std::size_t queue_capacity_cycles = 4096;
+  // Rows older than this are deleted; zero keeps everything.
+  std::chrono::milliseconds retention{std::chrono::hours(24 * 14)};
+  std::chrono::milliseconds retention_interval{std::chrono::minutes(5)};
+  std::size_t retention_chunk_rows = 20'000;  // rows per delete transaction, so writes interleave
+  // Queued cycles merged into one transaction (amortises the commit's fsync).
+  std::size_t max_batch_cycles = 32;
+  // How long one attempt waits for another connection's lock before the
+  // batch is retried later (the writer never waits on the polling thread).
+  std::chrono::milliseconds busy_timeout{1000};
+  std::chrono::milliseconds retry_initial{100};
+  std::chrono::milliseconds retry_max{std::chrono::seconds(10)};
+  // Caps the database size (PRAGMA max_page_count); zero is unlimited.
+  std::uint64_t max_size_bytes = 0;
+  // Wall clock in UNIX ms (retention cutoff, last write time); a seam for tests.
+  std::function<std::int64_t()> now_ms;
+  // Called from the writer thread when writing starts failing, recovers, or
+  // begins dropping; the daemon logs it. Transitions only, so never a flood.
+  std::function<void(std::string_view)> log;
+};
+
+struct StoreStats {
+  std::size_t queued_cycles = 0;  // waiting or being retried
+  std::uint64_t written_cycles_total = 0;
+  std::uint64_t written_samples_total = 0;  // module rows
+  std::uint64_t written_lanes_total = 0;    // lane rows
+  std::uint64_t dropped_cycles_total = 0;
+  std::uint64_t dropped_samples_total = 0;
+  std::uint64_t write_errors_total = 0;  // failed transaction attempts
+  std::uint64_t reopens_total = 0;       // connection re-created after a failure or a replaced file
+  std::uint64_t retention_deleted_rows_total = 0;
+  bool failing = false;    // the last attempt failed
+  std::string last_error;  // empty until the first failure
+  std::optional<std::int64_t> last_error_ms;
+  std::optional<std::int64_t> last_write_ms;  // last committed batch, UNIX ms
+  double lag_seconds = 0;                     // age of the oldest cycle not yet written
+};
+
+}  // namespace opticsd

@@ -1,0 +1,177 @@
+#include "daemon/store/schema.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "daemon/store/history_query.hpp"
+#include "daemon/store/sqlite_store.hpp"
+#include "drivers/measurement.hpp"
+#include "store_test_support.hpp"
+
+namespace opticsd {
+namespace {
+
+std::set<std::string> columnsOf(test::RawDb& db, const std::string& table) {
+  std::set<std::string> out;
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db.get(), ("SELECT name FROM pragma_table_info('" + table + "')").c_str(), -1, &stmt, nullptr);
+  while (sqlite3_step(stmt) == SQLITE_ROW) out.insert(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+  sqlite3_finalize(stmt);
+  return out;
+}
+
+SqliteDb openDb(const std::string& path) {
+  auto db = SqliteDb::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  EXPECT_TRUE(db) << db.error().message;
+  return std::move(*db);
+}
+
+TEST(SchemaTest, EmbeddedMigrationsAreNumberedFromOneWithoutGaps) {
+  const auto migrations = embeddedMigrations();
+  ASSERT_FALSE(migrations.empty());
+  for (std::size_t i = 0; i < migrations.size(); ++i) {
+    EXPECT_EQ(migrations[i].version, static_cast<int>(i + 1)) << migrations[i].name;
+    EXPECT_FALSE(migrations[i].sql.empty()) << migrations[i].name;
+  }
+  EXPECT_EQ(latestSchemaVersion(), migrations.back().version);
+}
+
+// The guard that keeps the SQL in step with drivers/measurement.hpp.
+TEST(SchemaTest, EveryCatalogueMetricHasAColumn) {
+  test::TempDir dir;
+  auto db = openDb(dir.file("h.db"));
+  ASSERT_TRUE(migrate(db));
+  test::RawDb raw(dir.file("h.db"));
+  const auto module_columns = columnsOf(raw, "module_samples");
+  const auto lane_columns = columnsOf(raw, "lane_samples");
+  for (const auto& m : kModuleMetricInfo) EXPECT_TRUE(module_columns.count(std::string(m.key))) << m.key;
+  for (const auto& m : kLaneMetricInfo) EXPECT_TRUE(lane_columns.count(std::string(m.key))) << m.key;
+  for (auto c : kModuleCounterColumns) EXPECT_TRUE(module_columns.count(std::string(c))) << c;
+  for (auto c : kLaneStatusColumns) EXPECT_TRUE(lane_columns.count(std::string(c))) << c;
+  EXPECT_TRUE(checkCatalogueColumns(db));
+}
+
+TEST(SchemaTest, MissingMetricColumnIsNamed) {
+  test::TempDir dir;
+  auto db = openDb(dir.file("h.db"));
+  ASSERT_TRUE(migrate(db));
+  ASSERT_TRUE(db.exec("ALTER TABLE lane_samples DROP COLUMN ltp_decibels"));
+  auto ok = checkCatalogueColumns(db);
+  ASSERT_FALSE(ok);
+  EXPECT_NE(ok.error().message.find("lane_samples.ltp_decibels"), std::string::npos) << ok.error().message;
+}
+
+TEST(SchemaTest, MigrationsApplyOnceAndReopenIsIdempotent) {
+  test::TempDir dir;
+  const std::string path = dir.file("h.db");
+  for (int round = 0; round < 3; ++round) {
+    StoreOptions options;
+    options.path = path;
+    auto store = SqliteStore::open(options);
+    ASSERT_TRUE(store) << store.error().message;
+  }
+  test::RawDb raw(path);
+  EXPECT_EQ(raw.count("SELECT count(*) FROM schema_version"), static_cast<std::int64_t>(embeddedMigrations().size()));
+  EXPECT_EQ(raw.count("SELECT max(version) FROM schema_version"), latestSchemaVersion());
+  EXPECT_EQ(raw.count("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'lane_samples'"), 1);
+  auto db = openDb(path);
+  auto again = migrate(db);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(*again, latestSchemaVersion());
+  EXPECT_EQ(raw.count("SELECT count(*) FROM schema_version"), static_cast<std::int64_t>(embeddedMigrations().size()));
+}
+
+TEST(SchemaTest, WalModeIsSet) {
+  test::TempDir dir;
+  StoreOptions options;
+  options.path = dir.file("h.db");
+  auto store = SqliteStore::open(options);
+  ASSERT_TRUE(store) << store.error().message;
+  test::RawDb raw(dir.file("h.db"));
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(raw.get(), "PRAGMA journal_mode", -1, &stmt, nullptr);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), "wal");
+  sqlite3_finalize(stmt);
+}
+
+TEST(SchemaTest, NewerSchemaIsRefusedWithAClearError) {
+  test::TempDir dir;
+  const std::string path = dir.file("h.db");
+  {
+    StoreOptions options;
+    options.path = path;
+    ASSERT_TRUE(SqliteStore::open(options));
+  }
+  {
+    test::RawDb raw(path);
+    ASSERT_EQ(raw.exec("INSERT INTO schema_version VALUES (999, '0999_future.sql', 0)"), SQLITE_OK);
+  }
+  StoreOptions options;
+  options.path = path;
+  auto store = SqliteStore::open(options);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find("schema version 999"), std::string::npos) << store.error().message;
+  EXPECT_NE(store.error().message.find("newer"), std::string::npos) << store.error().message;
+  auto reader = HistoryQuery::open(path);
+  ASSERT_FALSE(reader);
+  EXPECT_NE(reader.error().message.find("newer"), std::string::npos) << reader.error().message;
+}
+
+TEST(SchemaTest, FailedMigrationRollsBackAndNamesTheFile) {
+  test::TempDir dir;
+  auto db = openDb(dir.file("h.db"));
+  const Migration migrations[] = {
+      {1, "0001_a.sql", "CREATE TABLE a (x INTEGER);"},
+      {2, "0002_b.sql", "CREATE TABLE b (x INTEGER); INSERT INTO no_such_table VALUES (1);"},
+  };
+  auto result = migrate(db, migrations);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("0002_b.sql"), std::string::npos) << result.error().message;
+  auto version = readSchemaVersion(db);
+  ASSERT_TRUE(version);
+  EXPECT_EQ(*version, 1);
+  test::RawDb raw(dir.file("h.db"));
+  EXPECT_EQ(raw.count("SELECT count(*) FROM sqlite_master WHERE name = 'a'"), 1);
+  EXPECT_EQ(raw.count("SELECT count(*) FROM sqlite_master WHERE name = 'b'"), 0);
+}
+
+TEST(SchemaTest, GapInMigrationNumbersIsRejected) {
+  test::TempDir dir;
+  auto db = openDb(dir.file("h.db"));
+  const Migration migrations[] = {{1, "0001_a.sql", "CREATE TABLE a (x);"}, {3, "0003_c.sql", "CREATE TABLE c (x);"}};
+  auto result = migrate(db, migrations);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("0003_c.sql"), std::string::npos);
+}
+
+TEST(SchemaTest, NotADatabaseFailsAtOpen) {
+  test::TempDir dir;
+  const std::string path = dir.file("h.db");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::string junk(8192, 'x');
+    std::fwrite(junk.data(), 1, junk.size(), f);
+    std::fclose(f);
+  }
+  StoreOptions options;
+  options.path = path;
+  auto store = SqliteStore::open(options);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find(path), std::string::npos) << store.error().message;
+  EXPECT_FALSE(HistoryQuery::open(path));
+}
+
+TEST(SchemaTest, MissingDirectoryFailsAtOpen) {
+  test::TempDir dir;
+  StoreOptions options;
+  options.path = dir.path() / "no" / "such" / "h.db";
+  auto store = SqliteStore::open(options);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find("h.db"), std::string::npos) << store.error().message;
+}
+
+}  // namespace
+}  // namespace opticsd
