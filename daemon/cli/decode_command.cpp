@@ -1,0 +1,265 @@
+#include "daemon/cli/decode_command.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daemon/output/sample_json.hpp"
+#include "drivers/eeprom/cmis_vdm.hpp"
+#include "drivers/eeprom/decoder.hpp"
+#include "drivers/eeprom/dump_file.hpp"
+
+namespace opticsd::cli {
+namespace {
+
+// Exit codes: 0 decoded (issues are printed), 1 unreadable or malformed
+// file, 2 the module type is not one opticsd decodes.
+constexpr int kExitBadFile = 1;
+constexpr int kExitUnsupported = 2;
+
+struct DecodeOptions {
+  std::string path;
+  bool json = false;
+};
+
+void row(std::string& out, const std::string& label, const std::string& value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "\t%-42s: ", label.c_str());
+  out += buf;
+  out += value;
+  out += '\n';
+}
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string power(double dbm, const std::optional<bool>& no_light) {
+  if (no_light.value_or(false) || dbm <= kNoLightFloorDbm) return "0.0000 mW / -40.00 dBm (no light)";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4f mW / %.2f dBm", std::pow(10.0, dbm / 10.0), dbm);
+  return buf;
+}
+
+std::string yesNo(const std::optional<bool>& v) { return !v ? "n/a" : (*v ? "Yes" : "No"); }
+
+std::string flagsText(const AlarmFlags& f) {
+  std::string s;
+  auto add = [&](bool on, const char* name) {
+    if (!on) return;
+    if (!s.empty()) s += ", ";
+    s += name;
+  };
+  add(f.high_alarm, "high alarm");
+  add(f.low_alarm, "low alarm");
+  add(f.high_warning, "high warning");
+  add(f.low_warning, "low warning");
+  return s.empty() ? "Off" : s;
+}
+
+struct MetricText {
+  const char* label;
+  const char* format;  // for the value in its unit
+};
+
+MetricText laneText(LaneMetric m) {
+  switch (m) {
+    case LaneMetric::kTxBiasMilliamperes: return {"Laser tx bias current", "%.3f mA"};
+    case LaneMetric::kTxPowerDbm: return {"Transmit avg optical power", ""};
+    case LaneMetric::kRxPowerDbm: return {"Rcvr signal avg optical power", ""};
+    case LaneMetric::kPreFecBerRatio: return {"Pre-FEC BER (media, current)", "%.2e"};
+    case LaneMetric::kPreFecBerMinRatio: return {"Pre-FEC BER (media, min)", "%.2e"};
+    case LaneMetric::kPreFecBerMaxRatio: return {"Pre-FEC BER (media, max)", "%.2e"};
+    case LaneMetric::kPreFecBerAvgRatio: return {"Pre-FEC BER (media, avg)", "%.2e"};
+    case LaneMetric::kHostPreFecBerRatio: return {"Pre-FEC BER (host, current)", "%.2e"};
+    case LaneMetric::kErroredFramesRatio: return {"Errored frames (media, current)", "%.2e"};
+    case LaneMetric::kEsnrDecibels: return {"eSNR (media)", "%.2f dB"};
+    case LaneMetric::kLtpDecibels: return {"PAM4 LTP (media)", "%.2f dB"};
+    case LaneMetric::kCount: break;
+  }
+  return {"?", "%g"};
+}
+
+std::string laneValue(LaneMetric m, double v) {
+  if (m == LaneMetric::kTxPowerDbm || m == LaneMetric::kRxPowerDbm) return power(v, std::nullopt);
+  return fmt(laneText(m).format, v);
+}
+
+std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, const eeprom::DumpParse& dump) {
+  std::string out;
+  const ModuleIdentity& id = s.identity;
+  char buf[96];
+  if (id.sff8024_identifier) {
+    std::snprintf(buf, sizeof buf, "0x%02x (%s)", *id.sff8024_identifier,
+                  id.form_factor.empty() ? "unknown" : id.form_factor.c_str());
+    row(out, "Identifier", buf);
+  }
+  row(out, "Management interface", std::string(toString(id.family)) +
+                                        (id.spec_revision.empty() ? "" : " (" + id.spec_revision + ")"));
+  auto text = [&](const char* label, const std::string& v) {
+    if (!v.empty()) row(out, label, v);
+  };
+  text("Media / interface", id.media);
+  text("Connector", id.connector);
+  text("Vendor name", id.vendor);
+  text("Vendor OUI", id.vendor_oui);
+  text("Vendor PN", id.part_number);
+  text("Vendor rev", id.revision);
+  text("Vendor SN", id.serial);
+  text("Date code", id.date_code);
+  text("Firmware version", id.firmware_version);
+  if (id.wavelength_nm) row(out, "Laser wavelength", fmt("%.2f nm", *id.wavelength_nm));
+  if (id.cable_length_m) row(out, "Cable length", fmt("%.1f m", *id.cable_length_m));
+  if (id.power_class) {
+    row(out, "Power class",
+        std::to_string(*id.power_class) + (id.max_power_watts ? fmt(" (%.2f W max)", *id.max_power_watts) : ""));
+  }
+  if (id.lane_rate_gbps) {
+    row(out, "Lane rate", fmt("%g Gb/s", *id.lane_rate_gbps) + " " + std::string(toString(id.modulation)));
+  }
+  row(out, "Diagnostics", yesNo(id.has_diagnostics));
+  if (id.passive_copper.value_or(false)) row(out, "Passive copper", "Yes");
+
+  if (auto t = s.module[ModuleMetric::kTemperatureCelsius]) row(out, "Module temperature", fmt("%.2f degrees C", *t));
+  if (auto v = s.module[ModuleMetric::kSupplyVoltageVolts]) row(out, "Module voltage", fmt("%.4f V", *v));
+  if (auto t = s.module[ModuleMetric::kLaserTemperatureCelsius]) row(out, "Laser temperature (VDM, max)", fmt("%.2f degrees C", *t));
+  if (auto a = s.module[ModuleMetric::kLaserAgeRatio]) row(out, "Laser age (VDM, max)", fmt("%.0f %%", *a * 100));
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    if (s.module_flags[i]) row(out, std::string(kModuleMetricInfo[i].key) + " flags", flagsText(*s.module_flags[i]));
+  }
+
+  for (const Lane& lane : s.lanes) {
+    const std::string suffix = " (Lane " + std::to_string(lane.number) + ")";
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+      const auto m = static_cast<LaneMetric>(i);
+      if (m == LaneMetric::kTxPowerDbm || m == LaneMetric::kRxPowerDbm) {
+        if (auto v = lane.values[m]) {
+          row(out, laneText(m).label + suffix,
+              power(*v, m == LaneMetric::kTxPowerDbm ? lane.status.tx_no_light : lane.status.rx_no_light));
+        }
+      } else if (auto v = lane.values[m]) {
+        row(out, laneText(m).label + suffix, laneValue(m, *v));
+      }
+    }
+    const LaneStatus& st = lane.status;
+    if (st.rx_los) row(out, "Rx loss of signal" + suffix, yesNo(st.rx_los));
+    if (st.tx_los) row(out, "Tx loss of signal" + suffix, yesNo(st.tx_los));
+    if (st.rx_lol) row(out, "Rx loss of lock" + suffix, yesNo(st.rx_lol));
+    if (st.tx_lol) row(out, "Tx loss of lock" + suffix, yesNo(st.tx_lol));
+    if (st.tx_fault) row(out, "Tx fault" + suffix, yesNo(st.tx_fault));
+    if (st.data_path_state) row(out, "Data path state" + suffix, std::to_string(*st.data_path_state) +
+                                                                    (*st.data_path_state == 4 ? " (activated)" : ""));
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+      if (lane.flags[i] && lane.flags[i]->any()) {
+        row(out, std::string(laneText(static_cast<LaneMetric>(i)).label) + " flags" + suffix, flagsText(*lane.flags[i]));
+      }
+    }
+  }
+
+  auto thresholds = [&](const std::string& label, const std::optional<Thresholds>& t, auto format) {
+    if (!t || !t->any()) return;
+    if (t->high_alarm) row(out, label + " high alarm threshold", format(*t->high_alarm));
+    if (t->low_alarm) row(out, label + " low alarm threshold", format(*t->low_alarm));
+    if (t->high_warning) row(out, label + " high warning threshold", format(*t->high_warning));
+    if (t->low_warning) row(out, label + " low warning threshold", format(*t->low_warning));
+  };
+  thresholds("Module temperature", s.thresholds(ModuleMetric::kTemperatureCelsius),
+             [](double v) { return fmt("%.2f degrees C", v); });
+  thresholds("Module voltage", s.thresholds(ModuleMetric::kSupplyVoltageVolts), [](double v) { return fmt("%.4f V", v); });
+  thresholds("Laser temperature", s.thresholds(ModuleMetric::kLaserTemperatureCelsius),
+             [](double v) { return fmt("%.2f degrees C", v); });
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+    const auto m = static_cast<LaneMetric>(i);
+    thresholds(laneText(m).label, s.thresholds(m), [m](double v) { return laneValue(m, v); });
+  }
+
+  // Every VDM observable, including those the Sample does not carry (host side, statistics).
+  bool header = false;
+  eeprom::forEachVdmObservable(memory, [&](const eeprom::VdmObservable& obs) {
+    if (!header) {
+      out += "\tVDM observables (group/slot, lane: value [HA/LA/HW/LW] flags)\n";
+      header = true;
+    }
+    const bool f16 = obs.info->encoding == eeprom::VdmEncoding::kF16;
+    auto num = [&](double v) { return fmt(f16 ? "%.2e" : "%.2f", v); };
+    std::string value = obs.value ? num(*obs.value) : "n/a";
+    if (!obs.info->unit.empty()) value += " " + std::string(obs.info->unit);
+    if (obs.thresholds) {
+      value += " [" + num(*obs.thresholds->high_alarm) + "/" + num(*obs.thresholds->low_alarm) + "/" +
+               num(*obs.thresholds->high_warning) + "/" + num(*obs.thresholds->low_warning) + "]";
+    }
+    if (obs.flags) value += " " + flagsText(*obs.flags);
+    std::snprintf(buf, sizeof buf, "%d/%02d ", obs.group + 1, obs.slot);
+    row(out, std::string(buf) + std::string(obs.info->name) + " (Lane " + std::to_string(obs.lane) + ")", value);
+  });
+
+  row(out, "Dump format", dump.format);
+  for (const auto& note : dump.notes) row(out, "Dump note", note);
+  for (const auto& issue : s.issues) row(out, "Not decoded", issue);
+  return out;
+}
+
+int runDecode(const DecodeOptions& options) {
+  std::ifstream in(options.path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "opticsd decode: cannot open %s\n", options.path.c_str());
+    return kExitBadFile;
+  }
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto dump = eeprom::parseDumpFileDetailed(bytes);
+  if (!dump) {
+    std::fprintf(stderr, "opticsd decode: %s: %s\n", options.path.c_str(), dump.error().message.c_str());
+    return kExitBadFile;
+  }
+  Sample sample;
+  sample.port = options.path;
+  eeprom::decodeModule(dump->memory, sample);
+
+  if (options.json) {
+    nlohmann::json j = sampleToJson(sample);
+    nlohmann::json vdm = nlohmann::json::array();
+    eeprom::forEachVdmObservable(dump->memory, [&](const eeprom::VdmObservable& obs) {
+      nlohmann::json o{{"type_id", obs.type_id}, {"name", obs.info->name}, {"lane", obs.lane},
+                       {"group", obs.group + 1}, {"slot", obs.slot}};
+      if (!obs.info->unit.empty()) o["unit"] = obs.info->unit;
+      if (obs.value && std::isfinite(*obs.value)) o["value"] = *obs.value;
+      if (obs.thresholds) {
+        o["thresholds"] = {{"high_alarm", *obs.thresholds->high_alarm}, {"low_alarm", *obs.thresholds->low_alarm},
+                           {"high_warning", *obs.thresholds->high_warning}, {"low_warning", *obs.thresholds->low_warning}};
+      }
+      if (obs.flags) {
+        o["flags"] = {{"high_alarm", obs.flags->high_alarm}, {"low_alarm", obs.flags->low_alarm},
+                      {"high_warning", obs.flags->high_warning}, {"low_warning", obs.flags->low_warning}};
+      }
+      vdm.push_back(std::move(o));
+    });
+    if (!vdm.empty()) j["vdm_observables"] = std::move(vdm);
+    j["dump"] = {{"format", dump->format}, {"notes", dump->notes}};
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::cout << renderText(sample, dump->memory, *dump);
+  }
+  return sample.identity.family == ModuleFamily::kUnknown ? kExitUnsupported : 0;
+}
+
+}  // namespace
+
+void addDecodeCommand(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<DecodeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "decode",
+      "Decode a module EEPROM dump (ethtool -m hex/raw output or an opticsd page dump) like ethtool -m, with CMIS VDM.\n"
+      "Exit status: 0 decoded, 1 unreadable or malformed file, 2 unsupported module type.");
+  cmd->add_option("FILE", options->path, "dump file (format detected: schemas/module-dump.md)")->required();
+  cmd->add_flag("--json", options->json, "print the decoded Sample as JSON");
+  cmd->callback([options, &exit_code] { exit_code = runDecode(*options); });
+}
+
+}  // namespace opticsd::cli

@@ -1,0 +1,158 @@
+#include "daemon/output/sample_json.hpp"
+
+#include <cmath>
+
+namespace opticsd {
+namespace {
+
+using nlohmann::json;
+
+void putString(json& j, const char* key, const std::string& value) {
+  if (!value.empty()) j[key] = value;
+}
+
+template <typename T>
+void putOptional(json& j, const char* key, const std::optional<T>& value) {
+  if (!value) return;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(*value)) return;
+  }
+  j[key] = *value;
+}
+
+json thresholdsToJson(const Thresholds& t) {
+  json j = json::object();
+  putOptional(j, "high_alarm", t.high_alarm);
+  putOptional(j, "high_warning", t.high_warning);
+  putOptional(j, "low_warning", t.low_warning);
+  putOptional(j, "low_alarm", t.low_alarm);
+  return j;
+}
+
+json flagsToJson(const AlarmFlags& f) {
+  return json{{"high_alarm", f.high_alarm},
+              {"low_alarm", f.low_alarm},
+              {"high_warning", f.high_warning},
+              {"low_warning", f.low_warning}};
+}
+
+json identityToJson(const ModuleIdentity& id) {
+  json j = json::object();
+  j["family"] = std::string(toString(id.family));
+  if (id.sff8024_identifier) j["sff8024_identifier"] = *id.sff8024_identifier;
+  putString(j, "form_factor", id.form_factor);
+  putString(j, "media", id.media);
+  putString(j, "vendor", id.vendor);
+  putString(j, "vendor_oui", id.vendor_oui);
+  putString(j, "part_number", id.part_number);
+  putString(j, "revision", id.revision);
+  putString(j, "serial", id.serial);
+  putString(j, "date_code", id.date_code);
+  putString(j, "connector", id.connector);
+  putString(j, "firmware_version", id.firmware_version);
+  putString(j, "spec_revision", id.spec_revision);
+  putOptional(j, "wavelength_nm", id.wavelength_nm);
+  putOptional(j, "cable_length_m", id.cable_length_m);
+  putOptional(j, "power_class", id.power_class);
+  putOptional(j, "max_power_watts", id.max_power_watts);
+  if (id.modulation != Modulation::kUnknown) j["modulation"] = std::string(toString(id.modulation));
+  putOptional(j, "lane_rate_gbps", id.lane_rate_gbps);
+  putOptional(j, "has_diagnostics", id.has_diagnostics);
+  putOptional(j, "passive_copper", id.passive_copper);
+  return j;
+}
+
+json laneToJson(const Lane& lane) {
+  json j = json::object();
+  j["lane"] = lane.number;
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+    const auto m = static_cast<LaneMetric>(i);
+    if (const auto& v = lane.values[m]; v && std::isfinite(*v)) j[std::string(info(m).key)] = *v;
+  }
+  json status = json::object();
+  putOptional(status, "rx_los", lane.status.rx_los);
+  putOptional(status, "tx_los", lane.status.tx_los);
+  putOptional(status, "rx_lol", lane.status.rx_lol);
+  putOptional(status, "tx_lol", lane.status.tx_lol);
+  putOptional(status, "tx_fault", lane.status.tx_fault);
+  putOptional(status, "tx_no_light", lane.status.tx_no_light);
+  putOptional(status, "rx_no_light", lane.status.rx_no_light);
+  putOptional(status, "data_path_state", lane.status.data_path_state);
+  if (!status.empty()) j["status"] = std::move(status);
+  json flags = json::object();
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+    if (lane.flags[i]) flags[std::string(kLaneMetricInfo[i].key)] = flagsToJson(*lane.flags[i]);
+  }
+  if (!flags.empty()) j["flags"] = std::move(flags);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json sampleToJson(const Sample& sample) {
+  json j = json::object();
+  putString(j, "target", sample.target);
+  putString(j, "port", sample.port);
+  if (sample.timestamp_ms != 0) j["timestamp_ms"] = sample.timestamp_ms;
+  j["module_present"] = sample.module_present;
+  if (sample.module_present) j["identity"] = identityToJson(sample.identity);
+
+  json module = json::object();
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    const auto m = static_cast<ModuleMetric>(i);
+    if (const auto& v = sample.module[m]; v && std::isfinite(*v)) module[std::string(info(m).key)] = *v;
+  }
+  if (!module.empty()) j["module"] = std::move(module);
+
+  json thresholds = json::object();
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    if (sample.module_thresholds[i] && sample.module_thresholds[i]->any()) {
+      thresholds[std::string(kModuleMetricInfo[i].key)] = thresholdsToJson(*sample.module_thresholds[i]);
+    }
+  }
+  json lane_thresholds = json::object();
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+    if (sample.lane_thresholds[i] && sample.lane_thresholds[i]->any()) {
+      lane_thresholds[std::string(kLaneMetricInfo[i].key)] = thresholdsToJson(*sample.lane_thresholds[i]);
+    }
+  }
+  if (!thresholds.empty()) j["module_thresholds"] = std::move(thresholds);
+  if (!lane_thresholds.empty()) j["lane_thresholds"] = std::move(lane_thresholds);
+
+  json module_flags = json::object();
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    if (sample.module_flags[i]) module_flags[std::string(kModuleMetricInfo[i].key)] = flagsToJson(*sample.module_flags[i]);
+  }
+  if (!module_flags.empty()) j["module_flags"] = std::move(module_flags);
+
+  json lanes = json::array();
+  for (const auto& lane : sample.lanes) lanes.push_back(laneToJson(lane));
+  if (!lanes.empty()) j["lanes"] = std::move(lanes);
+
+  const FecCounters& fec = sample.fec;
+  if (!fec.empty()) {
+    json f = json::object();
+    putOptional(f, "corrected_blocks_total", fec.corrected_blocks_total);
+    putOptional(f, "uncorrectable_blocks_total", fec.uncorrectable_blocks_total);
+    putOptional(f, "corrected_bits_total", fec.corrected_bits_total);
+    putOptional(f, "bits_per_block", fec.bits_per_block);
+    if (!fec.lane_corrected_bits_total.empty()) {
+      json per_lane = json::array();
+      for (const auto& v : fec.lane_corrected_bits_total) per_lane.push_back(v ? json(*v) : json(nullptr));
+      f["lane_corrected_bits_total"] = std::move(per_lane);
+    }
+    j["fec"] = std::move(f);
+  }
+  json link = json::object();
+  putOptional(link, "up", sample.link.up);
+  putOptional(link, "down_events_total", sample.link.down_events_total);
+  putOptional(link, "speed_gbps", sample.link.speed_gbps);
+  putOptional(link, "lanes", sample.link.lanes);
+  putOptional(link, "lane_line_rate_gbps", sample.link.lane_line_rate_gbps);
+  if (!link.empty()) j["link"] = std::move(link);
+
+  if (!sample.issues.empty()) j["issues"] = sample.issues;
+  return j;
+}
+
+}  // namespace opticsd

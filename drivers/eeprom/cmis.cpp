@@ -1,0 +1,309 @@
+#include "drivers/eeprom/cmis.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "drivers/eeprom/cmis_vdm.hpp"
+#include "drivers/eeprom/decode_common.hpp"
+#include "drivers/eeprom/sff8024.hpp"
+#include "drivers/eeprom/text_field.hpp"
+
+namespace opticsd::eeprom {
+namespace {
+
+// CMIS 5.2 lower memory (bytes 0-127), by field name.
+constexpr std::size_t kRevision = 1;          // CmisRevision: major bits 7-4, minor bits 3-0
+constexpr std::size_t kMemoryModel = 2;       // bit 7 MemoryModel: 1 = flat memory
+constexpr std::size_t kModuleFlags = 9;       // temp HA/LA/HW/LW bits 0-3, Vcc bits 4-7 (latched)
+constexpr std::size_t kTemperature = 14;      // TempMonValue, 14-15, S16 1/256 degC
+constexpr std::size_t kVcc = 16;              // VccMonValue, 16-17, 100 uV
+constexpr std::size_t kFirmware = 39;         // ModuleActiveFirmwareMajor/MinorRevision, 39-40
+constexpr std::size_t kMediaType = 85;        // MediaType: selects the media interface ID table
+constexpr std::size_t kApplications = 86;     // 86-117: app descriptors 1-8, 4 bytes each
+
+// CMIS 5.2 page 00h (bytes 128-255).
+constexpr std::size_t kVendorName = 129;      // 129-144
+constexpr std::size_t kVendorOui = 145;       // 145-147
+constexpr std::size_t kVendorPn = 148;        // 148-163
+constexpr std::size_t kVendorRev = 164;       // 164-165
+constexpr std::size_t kVendorSn = 166;        // 166-181
+constexpr std::size_t kDateCode = 182;        // 182-189 YYMMDDLL
+constexpr std::size_t kPowerClass = 200;      // bits 7-5: power class - 1
+constexpr std::size_t kMaxPower = 201;        // 0.25 W units
+constexpr std::size_t kCableLength = 202;     // bits 7-6 multiplier (0.1/1/10/100 m), bits 5-0 base
+constexpr std::size_t kConnector = 203;       // SFF-8024 Table 4-3
+constexpr std::size_t kMediaTech = 212;       // MediaInterfaceTechnology: < 0x0A optical, 0x0A-0x0F copper
+
+// CMIS 5.2 page 01h (advertising).
+constexpr std::size_t kWavelength = 138;      // 138-139 nominal wavelength, 0.05 nm
+constexpr std::size_t kPagesAdvert = 142;     // bit 6 VDM pages 20h-2Fh, bits 1-0 banks supported
+constexpr std::size_t kModuleMonAdvert = 159; // bit 0 temperature, bit 1 Vcc monitor supported
+constexpr std::size_t kLaneMonAdvert = 160;   // bit 0 Tx bias, 1 Tx power, 2 Rx power; bits 4-3 bias multiplier
+
+// CMIS 5.2 page 02h (thresholds): each HA, LA, HW, LW.
+constexpr std::size_t kTempThresholds = 128;     // 128-135
+constexpr std::size_t kVccThresholds = 136;      // 136-143
+constexpr std::size_t kTxPowerThresholds = 176;  // 176-183
+constexpr std::size_t kTxBiasThresholds = 184;   // 184-191
+constexpr std::size_t kRxPowerThresholds = 192;  // 192-199
+
+// CMIS 5.2 page 11h (lane flags and monitors), lanes 1-8 of the bank, bit n = lane n+1.
+constexpr std::size_t kDataPathState = 128;   // 128-131: 4 bits a lane, lane 1 in byte 128 bits 3-0
+constexpr std::size_t kTxFault = 135;
+constexpr std::size_t kTxLos = 136;
+constexpr std::size_t kTxLol = 137;
+constexpr std::size_t kTxPowerFlags = 139;    // 139-142: HA, LA, HW, LW
+constexpr std::size_t kTxBiasFlags = 143;     // 143-146
+constexpr std::size_t kRxLos = 147;
+constexpr std::size_t kRxLol = 148;
+constexpr std::size_t kRxPowerFlags = 149;    // 149-152
+constexpr std::size_t kTxPower = 154;         // 154-169, 0.1 uW
+constexpr std::size_t kTxBias = 170;          // 170-185, 2 uA x multiplier
+constexpr std::size_t kRxPower = 186;         // 186-201, 0.1 uW
+
+constexpr std::uint8_t kPage01 = 0x01, kPage02 = 0x02, kPage11 = 0x11;
+
+int banksFromAdvert(std::uint8_t advert) {
+  switch (advert & 0x03) {
+    case 1: return 2;
+    case 2: return 4;
+    default: return 1;
+  }
+}
+
+bool isFlat(const ModuleMemory& memory) {
+  return bit(memory.byte(PageKey{kI2cAddressA0, 0, 0, false}, kMemoryModel).value_or(0), 7);
+}
+
+void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample, int& lanes_per_bank) {
+  ModuleIdentity& id = sample.identity;
+  if (const auto* p = w.span(kVendorName, 16)) assignText(id.vendor, p, 16);
+  if (const auto* p = w.span(kVendorOui, 3)) assignOui(id.vendor_oui, p);
+  if (const auto* p = w.span(kVendorPn, 16)) assignText(id.part_number, p, 16);
+  if (const auto* p = w.span(kVendorRev, 2)) assignText(id.revision, p, 2);
+  if (const auto* p = w.span(kVendorSn, 16)) assignText(id.serial, p, 16);
+  if (const auto* p = w.span(kDateCode, 8)) assignDateCode(id.date_code, p);
+  if (auto c = w.u8(kConnector)) id.connector = connectorName(*c);
+
+  char buf[32];
+  if (auto rev = w.u8(kRevision)) {
+    std::snprintf(buf, sizeof buf, "CMIS %u.%u", *rev >> 4, *rev & 0x0f);
+    id.spec_revision.assign(buf);
+  }
+  if (w.has(kFirmware, 2)) {
+    std::snprintf(buf, sizeof buf, "%u.%u", w.raw(kFirmware), w.raw(kFirmware + 1));
+    id.firmware_version.assign(buf);
+  }
+  if (auto pc = w.u8(kPowerClass)) id.power_class = (*pc >> 5) + 1;
+  if (auto mp = w.u8(kMaxPower)) id.max_power_watts = *mp * 0.25;
+
+  const std::uint8_t media_type = w.u8(kMediaType).value_or(0);
+  const auto tech = w.u8(kMediaTech);
+  const bool copper_tech = tech && *tech >= 0x0A && *tech <= 0x0F;
+  const bool passive = media_type == kMediaTypePassiveCopper;
+  id.passive_copper = passive;
+  if (auto len = w.u8(kCableLength); len && *len != 0) {
+    static constexpr double kMultiplier[4] = {0.1, 1, 10, 100};
+    id.cable_length_m = (*len & 0x3f) * kMultiplier[*len >> 6];
+  }
+  if (media_type == kMediaTypeMmf || media_type == kMediaTypeSmf || media_type == kMediaTypeActiveCable) {
+    if (auto wl = p1.u16(kWavelength); wl && *wl != 0 && !copper_tech) id.wavelength_nm = *wl * 0.05;
+  }
+
+  // Application 1 (bytes 86-89): host ID, media ID, host|media lane counts.
+  lanes_per_bank = 8;
+  // 0xFF in the host ID ends the list; an all-zero descriptor is unused.
+  if (w.has(kApplications, 4) && w.raw(kApplications) != 0xff &&
+      (w.raw(kApplications) != 0 || w.raw(kApplications + 1) != 0)) {
+    const std::uint8_t host_id = w.raw(kApplications);
+    const std::uint8_t media_id = w.raw(kApplications + 1);
+    const std::uint8_t counts = w.raw(kApplications + 2);
+    const int host_lanes = counts >> 4;
+    const int media_lanes = counts & 0x0f;
+    const InterfaceInfo* media = mediaInterface(media_type, media_id);
+    const InterfaceInfo* host = hostInterface(host_id);
+    if (media_type == kMediaTypePassiveCopper) {
+      id.media = "passive copper";
+    } else if (media_type == kMediaTypeActiveCable) {
+      id.media = (tech && !copper_tech) ? "AOC" : "active copper";
+    } else if (media != nullptr) {
+      id.media = media->name;
+    } else if (media_id != 0) {
+      std::snprintf(buf, sizeof buf, "media interface 0x%02x", media_id);
+      id.media.assign(buf);
+    }
+    const InterfaceInfo* rate = (media != nullptr && media->lane_gbps > 0) ? media : host;
+    if (rate != nullptr && rate->lane_gbps > 0) {
+      id.lane_rate_gbps = rate->lane_gbps;
+      id.modulation = rate->modulation;
+    }
+    const int optical_lanes = (passive || media_type == kMediaTypeBaseT) ? host_lanes : media_lanes;
+    if (optical_lanes >= 1 && optical_lanes <= 8) lanes_per_bank = optical_lanes;
+  } else if (passive) {
+    id.media = "passive copper";
+  }
+}
+
+void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, int lanes_per_bank, std::uint8_t lane_advert,
+                double bias_scale) {
+  const PageWindow p(memory, kI2cAddressA0, static_cast<std::uint8_t>(bank), kPage11);
+  if (!p.hasUpper()) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "page 11h bank %d not read: lanes %d-%d monitors and flags missing", bank,
+                  bank * lanes_per_bank + 1, bank * lanes_per_bank + lanes_per_bank);
+    addIssue(sample, buf);
+    return;
+  }
+  for (int n = 0; n < lanes_per_bank; ++n) {
+    const std::size_t index = static_cast<std::size_t>(bank * lanes_per_bank + n);
+    if (index >= sample.lanes.size()) break;
+    Lane& lane = sample.lanes[index];
+    const auto at = static_cast<std::size_t>(2 * n);
+    if (bit(lane_advert, 1)) {
+      if (auto v = p.u16(kTxPower + at)) setLanePower(lane, LaneMetric::kTxPowerDbm, powerMilliwattsFromRaw(*v));
+    }
+    if (bit(lane_advert, 0)) {
+      if (auto v = p.u16(kTxBias + at)) {
+        lane.values.set(LaneMetric::kTxBiasMilliamperes, biasMilliampsFromRaw(*v) * bias_scale);
+      }
+    }
+    if (bit(lane_advert, 2)) {
+      if (auto v = p.u16(kRxPower + at)) setLanePower(lane, LaneMetric::kRxPowerDbm, powerMilliwattsFromRaw(*v));
+    }
+    if (auto dp = p.u8(kDataPathState + static_cast<std::size_t>(n / 2))) {
+      lane.status.data_path_state = static_cast<std::uint8_t>((n % 2 == 0) ? (*dp & 0x0f) : (*dp >> 4));
+    }
+    if (p.has(kTxFault, 3)) {
+      lane.status.tx_fault = bit(p.raw(kTxFault), n);
+      lane.status.tx_los = bit(p.raw(kTxLos), n);
+      lane.status.tx_lol = bit(p.raw(kTxLol), n);
+    }
+    if (p.has(kRxLos, 2)) {
+      lane.status.rx_los = bit(p.raw(kRxLos), n);
+      lane.status.rx_lol = bit(p.raw(kRxLol), n);
+    }
+    auto flagsAt = [&](std::size_t base) {
+      return makeFlags(bit(p.raw(base), n), bit(p.raw(base + 1), n), bit(p.raw(base + 2), n), bit(p.raw(base + 3), n));
+    };
+    if (p.has(kTxPowerFlags, 8) && bit(lane_advert, 1)) {
+      lane.flags[static_cast<std::size_t>(LaneMetric::kTxPowerDbm)] = flagsAt(kTxPowerFlags);
+    }
+    if (p.has(kTxBiasFlags, 4) && bit(lane_advert, 0)) {
+      lane.flags[static_cast<std::size_t>(LaneMetric::kTxBiasMilliamperes)] = flagsAt(kTxBiasFlags);
+    }
+    if (p.has(kRxPowerFlags, 4) && bit(lane_advert, 2)) {
+      lane.flags[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)] = flagsAt(kRxPowerFlags);
+    }
+  }
+}
+
+}  // namespace
+
+int cmisBankCount(const ModuleMemory& memory) {
+  const auto advert = memory.byte(PageKey{kI2cAddressA0, 0, kPage01, true}, kPagesAdvert - kPageSize);
+  return advert ? banksFromAdvert(*advert) : 1;
+}
+
+void decodeCmis(const ModuleMemory& memory, Sample& sample) {
+  const PageWindow w(memory, kI2cAddressA0, 0, 0);
+  const PageWindow p1(memory, kI2cAddressA0, 0, kPage01);
+  if (!w.hasUpper()) addIssue(sample, "page 00h not read: identity missing");
+  int lanes_per_bank = 8;
+  decodeIdentity(w, p1, sample, lanes_per_bank);
+  const bool flat = isFlat(memory);
+  const bool passive = sample.identity.passive_copper.value_or(false);
+
+  if (!flat && !p1.hasUpper()) addIssue(sample, "page 01h not read: advertising (monitors, banks, VDM) unknown");
+  const int banks = flat ? 1 : cmisBankCount(memory);
+  resetLanes(sample, static_cast<std::size_t>(banks * lanes_per_bank));
+
+  // Module monitors: as page 01h advertises them; a flat-memory module has no
+  // page 01h, so a non-zero reading is taken as implemented.
+  const auto module_advert = p1.u8(kModuleMonAdvert);
+  const auto temp = w.s16(kTemperature);
+  const auto vcc = w.u16(kVcc);
+  const bool temp_ok = module_advert ? bit(*module_advert, 0) : (!p1.hasUpper() && temp && *temp != 0);
+  const bool vcc_ok = module_advert ? bit(*module_advert, 1) : (!p1.hasUpper() && vcc && *vcc != 0);
+  if (temp && temp_ok) sample.module.set(ModuleMetric::kTemperatureCelsius, temperatureFromRaw(*temp));
+  if (vcc && vcc_ok) sample.module.set(ModuleMetric::kSupplyVoltageVolts, voltageFromRaw(*vcc));
+  if (auto f = w.u8(kModuleFlags)) {
+    if (temp_ok) {
+      sample.module_flags[static_cast<std::size_t>(ModuleMetric::kTemperatureCelsius)] =
+          makeFlags(bit(*f, 0), bit(*f, 1), bit(*f, 2), bit(*f, 3));
+    }
+    if (vcc_ok) {
+      sample.module_flags[static_cast<std::size_t>(ModuleMetric::kSupplyVoltageVolts)] =
+          makeFlags(bit(*f, 4), bit(*f, 5), bit(*f, 6), bit(*f, 7));
+    }
+  }
+
+  const std::uint8_t lane_advert = p1.u8(kLaneMonAdvert).value_or(0);
+  sample.identity.has_diagnostics = !passive && (temp_ok || vcc_ok || (lane_advert & 0x07) != 0);
+  if (flat) return;  // flat memory: lower page and page 00h only
+
+  // Tx bias multiplier, page 01h byte 160 bits 4-3: x1, x2, x4.
+  const int mult_code = (lane_advert >> 3) & 0x03;
+  const double bias_scale = mult_code == 1 ? 2.0 : (mult_code == 2 ? 4.0 : 1.0);
+
+  const PageWindow p2(memory, kI2cAddressA0, 0, kPage02);
+  if (p1.hasUpper()) {
+    if (!p2.hasUpper()) {
+      addIssue(sample, "page 02h not read: thresholds missing");
+    } else {
+      if (temp_ok) {
+        sample.thresholds(ModuleMetric::kTemperatureCelsius) = readThresholds(
+            p2, kTempThresholds, [](std::uint16_t r) { return temperatureFromRaw(static_cast<std::int16_t>(r)); });
+      }
+      if (vcc_ok) sample.thresholds(ModuleMetric::kSupplyVoltageVolts) = readThresholds(p2, kVccThresholds, voltageFromRaw);
+      if (bit(lane_advert, 1)) {
+        sample.thresholds(LaneMetric::kTxPowerDbm) = readThresholds(p2, kTxPowerThresholds, powerDbmFromRaw);
+      }
+      if (bit(lane_advert, 0)) {
+        sample.thresholds(LaneMetric::kTxBiasMilliamperes) = readThresholds(
+            p2, kTxBiasThresholds, [bias_scale](std::uint16_t r) { return biasMilliampsFromRaw(r) * bias_scale; });
+      }
+      if (bit(lane_advert, 2)) {
+        sample.thresholds(LaneMetric::kRxPowerDbm) = readThresholds(p2, kRxPowerThresholds, powerDbmFromRaw);
+      }
+    }
+  }
+
+  for (int bank = 0; bank < banks; ++bank) decodeBank(memory, sample, bank, lanes_per_bank, lane_advert, bias_scale);
+
+  const bool vdm = bit(p1.u8(kPagesAdvert).value_or(0), 6);
+  if (vdm) {
+    if (memory.find(PageKey{kI2cAddressA0, 0, kVdmDescriptorPage, true}) == nullptr) {
+      addIssue(sample, "VDM advertised but pages 20h-2Fh not read: pre-FEC BER, eSNR, LTP missing");
+    } else {
+      applyVdm(memory, sample);
+    }
+  }
+}
+
+void appendCmisPages(const ModuleMemory& memory, std::vector<PageRequest>& out) {
+  if (memory.find(PageKey{kI2cAddressA0, 0, 0, false}) == nullptr || isFlat(memory)) return;
+  auto want = [&](std::uint8_t bank, std::uint8_t page) {
+    if (memory.find(PageKey{kI2cAddressA0, bank, page, true}) == nullptr) {
+      out.push_back({kI2cAddressA0, bank, page, 128, 128});
+    }
+  };
+  want(0, kPage01);
+  want(0, kPage02);
+  const auto advert = memory.byte(PageKey{kI2cAddressA0, 0, kPage01, true}, kPagesAdvert - kPageSize);
+  const int banks = advert ? banksFromAdvert(*advert) : 1;
+  for (int b = 0; b < banks; ++b) want(static_cast<std::uint8_t>(b), kPage11);
+  if (!advert || !bit(*advert, 6)) return;  // VDM only as advertised
+  // 2Fh says how many groups; until it is read, ask for group 1 (every VDM module has it).
+  want(0, kVdmAdvertisingPage);
+  const auto groups_byte = memory.byte(PageKey{kI2cAddressA0, 0, kVdmAdvertisingPage, true}, 0);
+  const int groups = groups_byte ? (*groups_byte & 0x03) + 1 : 1;
+  for (int g = 0; g < groups; ++g) {
+    const auto gp = static_cast<std::uint8_t>(g);
+    want(0, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
+    want(0, static_cast<std::uint8_t>(kVdmValuePage + gp));
+    want(0, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+  }
+  want(0, kVdmFlagPage);
+}
+
+}  // namespace opticsd::eeprom

@@ -1,0 +1,179 @@
+#include "drivers/eeprom/cmis_vdm.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "drivers/eeprom/decode_common.hpp"
+
+namespace opticsd::eeprom {
+namespace {
+
+// CMIS 5.2 VDM observable types 1-24 (index = type ID - 1): name, unit, encoding, scale.
+constexpr std::array<VdmTypeInfo, 24> kTypes{{
+    {"Laser age", "%", VdmEncoding::kU16, 1},
+    {"TEC current", "%", VdmEncoding::kS16, 100.0 / 32767},
+    {"Laser frequency error", "MHz", VdmEncoding::kS16, 10},
+    {"Laser temperature", "degC", VdmEncoding::kS16, 1.0 / 256},
+    {"eSNR, media input", "dB", VdmEncoding::kU16, 1.0 / 256},
+    {"eSNR, host input", "dB", VdmEncoding::kU16, 1.0 / 256},
+    {"PAM4 LTP, media input", "dB", VdmEncoding::kU16, 1.0 / 256},
+    {"PAM4 LTP, host input", "dB", VdmEncoding::kU16, 1.0 / 256},
+    {"Pre-FEC BER minimum, media input", "", VdmEncoding::kF16, 1},
+    {"Pre-FEC BER minimum, host input", "", VdmEncoding::kF16, 1},
+    {"Pre-FEC BER maximum, media input", "", VdmEncoding::kF16, 1},
+    {"Pre-FEC BER maximum, host input", "", VdmEncoding::kF16, 1},
+    {"Pre-FEC BER average, media input", "", VdmEncoding::kF16, 1},
+    {"Pre-FEC BER average, host input", "", VdmEncoding::kF16, 1},
+    {"Pre-FEC BER current, media input", "", VdmEncoding::kF16, 1},
+    {"Pre-FEC BER current, host input", "", VdmEncoding::kF16, 1},
+    {"Errored frames minimum, media input", "", VdmEncoding::kF16, 1},
+    {"Errored frames minimum, host input", "", VdmEncoding::kF16, 1},
+    {"Errored frames maximum, media input", "", VdmEncoding::kF16, 1},
+    {"Errored frames maximum, host input", "", VdmEncoding::kF16, 1},
+    {"Errored frames average, media input", "", VdmEncoding::kF16, 1},
+    {"Errored frames average, host input", "", VdmEncoding::kF16, 1},
+    {"Errored frames current, media input", "", VdmEncoding::kF16, 1},
+    {"Errored frames current, host input", "", VdmEncoding::kF16, 1},
+}};
+
+// Powers of ten 10^-24 .. 10^7 so F16 decoding needs no pow().
+constexpr std::array<double, 32> kPow10 = {
+    1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9,
+    1e-8,  1e-7,  1e-6,  1e-5,  1e-4,  1e-3,  1e-2,  1e-1,  1e0,   1e1,   1e2,   1e3,   1e4,   1e5,   1e6,   1e7};
+
+double decodeValue(const VdmTypeInfo& info, std::uint16_t raw) {
+  switch (info.encoding) {
+    case VdmEncoding::kF16: return decodeF16(raw);
+    case VdmEncoding::kS16: return static_cast<std::int16_t>(raw) * info.scale;
+    case VdmEncoding::kU16: break;
+  }
+  return raw * info.scale;
+}
+
+std::uint16_t be16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
+
+// Which Sample lane metric an observable type feeds (media side, and host current BER).
+std::optional<LaneMetric> laneMetricFor(std::uint8_t type_id) {
+  switch (type_id) {
+    case 5: return LaneMetric::kEsnrDecibels;
+    case 7: return LaneMetric::kLtpDecibels;
+    case 9: return LaneMetric::kPreFecBerMinRatio;
+    case 11: return LaneMetric::kPreFecBerMaxRatio;
+    case 13: return LaneMetric::kPreFecBerAvgRatio;
+    case 15: return LaneMetric::kPreFecBerRatio;
+    case 16: return LaneMetric::kHostPreFecBerRatio;
+    case 23: return LaneMetric::kErroredFramesRatio;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+double decodeF16(std::uint16_t raw) {
+  const unsigned mantissa = raw & 0x07ffu;
+  const unsigned exponent = (raw >> 11) & 0x1fu;
+  return mantissa * kPow10[exponent];
+}
+
+const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id) {
+  if (type_id == 0 || type_id > kTypes.size()) return nullptr;
+  return &kTypes[type_id - 1u];
+}
+
+int vdmGroupCount(const ModuleMemory& memory) {
+  if (auto adv = memory.byte(PageKey{kI2cAddressA0, 0, kVdmAdvertisingPage, true}, 0)) return (*adv & 0x03) + 1;
+  int groups = 0;
+  for (int g = 0; g < 4; ++g) {
+    if (memory.find(PageKey{kI2cAddressA0, 0, static_cast<std::uint8_t>(kVdmDescriptorPage + g), true}) != nullptr) {
+      groups = g + 1;
+    }
+  }
+  return groups;
+}
+
+namespace detail {
+
+const std::uint8_t* fullPage(const ModuleMemory& memory, std::uint8_t page) {
+  const std::bitset<kPageSize>* valid = nullptr;
+  const auto* bytes = memory.find(PageKey{kI2cAddressA0, 0, page, true}, &valid);
+  // VDM slots are read as whole pages; a partial page is treated as absent.
+  if (bytes == nullptr || !valid->all()) return nullptr;
+  return bytes->data();
+}
+
+bool readVdmObservable(const ModuleMemory&, const std::uint8_t* descriptors, const std::uint8_t* values,
+                       const std::uint8_t* thresholds, const std::uint8_t* flags, int group, int slot,
+                       VdmObservable& out) {
+  // Descriptor (CMIS 5.2 pages 20h-23h, bytes 128-255): even byte bits 7-4 threshold set ID,
+  // bits 3-0 lane (0 = lane 1); odd byte observable type ID.
+  const std::uint8_t d0 = descriptors[2 * slot];
+  const std::uint8_t type_id = descriptors[2 * slot + 1];
+  const VdmTypeInfo* info = vdmTypeInfo(type_id);
+  if (info == nullptr) return false;
+  out.type_id = type_id;
+  out.info = info;
+  out.group = static_cast<std::uint8_t>(group);
+  out.slot = static_cast<std::uint8_t>(slot);
+  out.lane = static_cast<std::uint8_t>((d0 & 0x0f) + 1);
+  const int set = d0 >> 4;
+  if (values != nullptr) out.value = decodeValue(*info, be16(values + 2 * slot));
+  if (thresholds != nullptr) {
+    // Threshold set (pages 28h-2Bh, 8 bytes a set at 128 + 8 x set): HA, LA, HW, LW.
+    const std::uint8_t* t = thresholds + 8 * set;
+    Thresholds th;
+    th.high_alarm = decodeValue(*info, be16(t));
+    th.low_alarm = decodeValue(*info, be16(t + 2));
+    th.high_warning = decodeValue(*info, be16(t + 4));
+    th.low_warning = decodeValue(*info, be16(t + 6));
+    out.thresholds = th;
+  }
+  if (flags != nullptr) {
+    // Flags page 2Ch: 32 bytes per group, two slots a byte (even slot in bits 3-0):
+    // bit 0 high alarm, 1 low alarm, 2 high warning, 3 low warning.
+    const std::uint8_t byte = flags[32 * group + slot / 2];
+    const std::uint8_t nib = static_cast<std::uint8_t>((slot % 2 == 0) ? (byte & 0x0f) : (byte >> 4));
+    out.flags = makeFlags(bit(nib, 0), bit(nib, 1), bit(nib, 2), bit(nib, 3));
+  }
+  return true;
+}
+
+}  // namespace detail
+
+void applyVdm(const ModuleMemory& memory, Sample& sample) {
+  std::optional<double> laser_temp;
+  std::optional<double> laser_age;
+  forEachVdmObservable(memory, [&](const VdmObservable& obs) {
+    if (!obs.value) return;
+    if (obs.type_id == 4) {  // laser temperature: the hottest laser is the module figure
+      laser_temp = laser_temp ? std::max(*laser_temp, *obs.value) : *obs.value;
+      if (obs.thresholds && !sample.thresholds(ModuleMetric::kLaserTemperatureCelsius)) {
+        sample.thresholds(ModuleMetric::kLaserTemperatureCelsius) = obs.thresholds;
+      }
+      return;
+    }
+    if (obs.type_id == 1) {  // laser age in percent of rated life
+      const double ratio = *obs.value / 100.0;
+      laser_age = laser_age ? std::max(*laser_age, ratio) : ratio;
+      return;
+    }
+    const auto metric = laneMetricFor(obs.type_id);
+    if (!metric || !std::isfinite(*obs.value)) return;
+    if (obs.lane > sample.lanes.size()) {
+      const std::size_t old = sample.lanes.size();
+      sample.lanes.resize(obs.lane);
+      for (std::size_t i = old; i < sample.lanes.size(); ++i) {
+        sample.lanes[i] = Lane{};
+        sample.lanes[i].number = static_cast<std::uint16_t>(i + 1);
+      }
+    }
+    Lane& lane = sample.lanes[obs.lane - 1u];
+    lane.values.set(*metric, *obs.value);
+    if (obs.flags) lane.flags[static_cast<std::size_t>(*metric)] = obs.flags;
+    if (obs.thresholds && !sample.thresholds(*metric)) sample.thresholds(*metric) = obs.thresholds;
+  });
+  if (laser_temp) sample.module.set(ModuleMetric::kLaserTemperatureCelsius, *laser_temp);
+  if (laser_age) sample.module.set(ModuleMetric::kLaserAgeRatio, *laser_age);
+}
+
+}  // namespace opticsd::eeprom

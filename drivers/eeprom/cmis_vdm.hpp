@@ -1,0 +1,88 @@
+#pragma once
+// CMIS Versatile Diagnostics Monitoring (CMIS 5.2 section 8.20, pages
+// 20h-2Fh): descriptors say which observable sits in which slot; values,
+// thresholds and flags follow in their own pages. Pure functions of the
+// bytes; no I/O, no heap.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "drivers/eeprom/module_memory.hpp"
+#include "drivers/sample.hpp"
+
+namespace opticsd::eeprom {
+
+// VDM page layout, CMIS 5.2 VDM pages 20h-2Fh (cited by page and byte; table numbers not checked).
+inline constexpr std::uint8_t kVdmDescriptorPage = 0x20;  // 20h-23h: 64 two-byte descriptors per group
+inline constexpr std::uint8_t kVdmValuePage = 0x24;       // 24h-27h: one 16-bit sample per descriptor slot
+inline constexpr std::uint8_t kVdmThresholdPage = 0x28;   // 28h-2Bh: 16 threshold sets of 8 bytes per group
+inline constexpr std::uint8_t kVdmFlagPage = 0x2C;        // 2Ch: 4 latched flag bits per slot, 32 bytes per group
+inline constexpr std::uint8_t kVdmAdvertisingPage = 0x2F; // 2Fh byte 128 bits 1-0: groups supported - 1
+
+// F16 (CMIS 5.2 VDM numeric encodings): mantissa = bits 10-0, exponent = bits 15-11,
+// value = mantissa x 10^(exponent - 24).
+double decodeF16(std::uint16_t raw);
+
+enum class VdmEncoding : std::uint8_t { kU16, kS16, kF16 };
+
+struct VdmTypeInfo {
+  std::string_view name;   // "Pre-FEC BER current, media input"
+  std::string_view unit;   // "", "dB", "degC", "%", "MHz"
+  VdmEncoding encoding = VdmEncoding::kU16;
+  double scale = 1;        // applied to U16/S16 values
+};
+
+// Observable types 1-24 of the CMIS 5.2 VDM observable type list; nullptr for other IDs.
+const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id);
+
+struct VdmObservable {
+  std::uint8_t type_id = 0;
+  std::uint8_t group = 0;        // 0-3 (page 20h + group)
+  std::uint8_t slot = 0;         // 0-63 within the group
+  std::uint8_t lane = 1;         // 1-based
+  const VdmTypeInfo* info = nullptr;
+  std::optional<double> value;
+  std::optional<Thresholds> thresholds;
+  std::optional<AlarmFlags> flags;
+};
+
+// How many VDM groups to read: page 2Fh byte 128, or what descriptor pages
+// exist when 2Fh was not read. 0 when the module has no VDM.
+int vdmGroupCount(const ModuleMemory& memory);
+
+// Calls visit(const VdmObservable&) for each known observable of each
+// group present in memory, in descriptor order.
+template <typename Visit>
+void forEachVdmObservable(const ModuleMemory& memory, Visit&& visit);
+
+// Maps the observables onto the Sample (lane metrics, thresholds, flags,
+// laser temperature/age). Lanes are added when a VDM lane exceeds them.
+void applyVdm(const ModuleMemory& memory, Sample& sample);
+
+// ---- implementation of the template ----
+namespace detail {
+bool readVdmObservable(const ModuleMemory& memory, const std::uint8_t* descriptors, const std::uint8_t* values,
+                       const std::uint8_t* thresholds, const std::uint8_t* flags, int group, int slot,
+                       VdmObservable& out);
+const std::uint8_t* fullPage(const ModuleMemory& memory, std::uint8_t page);
+}  // namespace detail
+
+template <typename Visit>
+void forEachVdmObservable(const ModuleMemory& memory, Visit&& visit) {
+  const int groups = vdmGroupCount(memory);
+  const std::uint8_t* flags = detail::fullPage(memory, kVdmFlagPage);
+  for (int g = 0; g < groups; ++g) {
+    const auto gp = static_cast<std::uint8_t>(g);
+    const std::uint8_t* descriptors = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
+    if (descriptors == nullptr) continue;
+    const std::uint8_t* values = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmValuePage + gp));
+    const std::uint8_t* thresholds = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+    for (int slot = 0; slot < 64; ++slot) {
+      VdmObservable obs;
+      if (detail::readVdmObservable(memory, descriptors, values, thresholds, flags, g, slot, obs)) visit(obs);
+    }
+  }
+}
+
+}  // namespace opticsd::eeprom

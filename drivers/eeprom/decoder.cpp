@@ -1,0 +1,82 @@
+#include "drivers/eeprom/decoder.hpp"
+
+#include <cstdio>
+
+#include "drivers/eeprom/cmis.hpp"
+#include "drivers/eeprom/decode_common.hpp"
+#include "drivers/eeprom/sff8024.hpp"
+#include "drivers/eeprom/sff8472.hpp"
+#include "drivers/eeprom/sff8636.hpp"
+
+namespace opticsd::eeprom {
+namespace {
+
+// Clears everything a decode writes without releasing string or vector
+// capacity, so a Sample reused across polls decodes without allocating.
+void resetDecoded(Sample& sample) {
+  ModuleIdentity& id = sample.identity;
+  id.family = ModuleFamily::kUnknown;
+  id.sff8024_identifier.reset();
+  for (std::string* s : {&id.form_factor, &id.media, &id.vendor, &id.vendor_oui, &id.part_number, &id.revision,
+                         &id.serial, &id.date_code, &id.connector, &id.firmware_version, &id.spec_revision}) {
+    s->clear();
+  }
+  id.wavelength_nm.reset();
+  id.cable_length_m.reset();
+  id.power_class.reset();
+  id.max_power_watts.reset();
+  id.modulation = Modulation::kUnknown;
+  id.lane_rate_gbps.reset();
+  id.has_diagnostics.reset();
+  id.passive_copper.reset();
+  sample.module = ModuleValues{};
+  sample.module_thresholds = {};
+  sample.lane_thresholds = {};
+  sample.module_flags = {};
+  sample.lanes.clear();
+  sample.issues.clear();
+  sample.module_present = true;
+}
+
+}  // namespace
+
+std::vector<PageRequest> initialPages() {
+  // Lower memory and upper page 00h at A0h: identifier, identity, and for
+  // SFF-8472 the whole A0h. Enough to pick the family.
+  return {PageRequest{kI2cAddressA0, 0, 0, 0, 128}, PageRequest{kI2cAddressA0, 0, 0, 128, 128}};
+}
+
+std::vector<PageRequest> advertisedPages(const ModuleMemory& memory) {
+  std::vector<PageRequest> out;
+  const auto identifier = memory.byte(PageKey{kI2cAddressA0, 0, 0, false}, 0);
+  if (!identifier) return out;
+  switch (familyFromIdentifier(*identifier)) {
+    case ModuleFamily::kSff8472: appendSff8472Pages(memory, out); break;
+    case ModuleFamily::kSff8636: appendSff8636Pages(memory, out); break;
+    case ModuleFamily::kCmis: appendCmisPages(memory, out); break;
+    case ModuleFamily::kUnknown: break;
+  }
+  return out;
+}
+
+void decodeModule(const ModuleMemory& memory, Sample& sample) {
+  resetDecoded(sample);
+  const auto identifier = memory.byte(PageKey{kI2cAddressA0, 0, 0, false}, 0);
+  if (!identifier) {
+    addIssue(sample, "lower memory byte 0 (SFF-8024 identifier) not read: module type unknown");
+    return;
+  }
+  const ModuleFamily family = familyFromIdentifier(*identifier);
+  setIdentifier(sample, *identifier, family);
+  switch (family) {
+    case ModuleFamily::kSff8472: decodeSff8472(memory, sample); return;
+    case ModuleFamily::kSff8636: decodeSff8636(memory, sample); return;
+    case ModuleFamily::kCmis: decodeCmis(memory, sample); return;
+    case ModuleFamily::kUnknown: break;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "unsupported module type 0x%02x", *identifier);
+  addIssue(sample, buf);
+}
+
+}  // namespace opticsd::eeprom

@@ -1,0 +1,159 @@
+// Edge cases: F16 corners, unknown and erased modules, truncated memory, reuse.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "drivers/eeprom/cmis_vdm.hpp"
+#include "drivers/eeprom/decoder.hpp"
+#include "tests/unit/eeprom/fixture.hpp"
+
+namespace opticsd::eeprom::test {
+namespace {
+
+ModuleMemory filled(std::uint8_t identifier, std::uint8_t fill, std::initializer_list<std::uint8_t> pages) {
+  ModuleMemory m;
+  std::array<std::uint8_t, 256> window{};
+  window.fill(fill);
+  window[0] = identifier;
+  m.write(kI2cAddressA0, 0, 0, 0, window);
+  for (std::uint8_t page : pages) m.write(kI2cAddressA0, 0, page, 128, std::span(window).subspan(128));
+  m.write(kI2cAddressA2, 0, 0, 0, std::span(window));
+  return m;
+}
+
+void expectAllFinite(const Sample& s) {
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    if (auto v = s.module[static_cast<ModuleMetric>(i)]) {
+      EXPECT_TRUE(std::isfinite(*v)) << info(static_cast<ModuleMetric>(i)).key;
+    }
+  }
+  for (const auto& lane : s.lanes) {
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+      if (auto v = lane.values[static_cast<LaneMetric>(i)]) {
+        EXPECT_TRUE(std::isfinite(*v)) << info(static_cast<LaneMetric>(i)).key;
+      }
+    }
+  }
+}
+
+TEST(VdmF16, CornerValues) {
+  EXPECT_EQ(decodeF16(0x0000), 0.0);
+  EXPECT_DOUBLE_EQ(decodeF16(0xFFFF), 2047e7);              // m = 2047, e = 31 -> 2047 x 10^7
+  EXPECT_DOUBLE_EQ(decodeF16(0x07FF), 2047e-24);            // e = 0
+  EXPECT_DOUBLE_EQ(decodeF16(0xF800), 0.0);                 // mantissa 0, any exponent
+  EXPECT_DOUBLE_EQ(decodeF16((24u << 11) | 1u), 1.0);       // e = 24 -> 10^0
+  EXPECT_DOUBLE_EQ(decodeF16((19u << 11) | 24u), 2.4e-4);   // typical PAM4 BER
+  EXPECT_DOUBLE_EQ(decodeF16((12u << 11) | 1u), 1e-12);     // the NRZ alert level
+}
+
+TEST(VdmTypes, KnownAndUnknown) {
+  ASSERT_NE(vdmTypeInfo(15), nullptr);
+  EXPECT_EQ(vdmTypeInfo(15)->encoding, VdmEncoding::kF16);
+  EXPECT_EQ(vdmTypeInfo(4)->encoding, VdmEncoding::kS16);
+  EXPECT_EQ(vdmTypeInfo(0), nullptr);
+  EXPECT_EQ(vdmTypeInfo(25), nullptr);
+  EXPECT_EQ(vdmTypeInfo(0xFF), nullptr);
+}
+
+TEST(Identification, UnknownTypeIsNamedNotGuessed) {
+  for (std::uint8_t id : {std::uint8_t{0x00}, std::uint8_t{0x06}, std::uint8_t{0xFF}}) {
+    Sample s;
+    decodeModule(filled(id, 0x00, {0}), s);
+    ASSERT_EQ(s.issues.size(), 1u);
+    char want[40];
+    std::snprintf(want, sizeof want, "unsupported module type 0x%02x", id);
+    EXPECT_EQ(s.issues[0], want);
+    EXPECT_EQ(s.identity.family, ModuleFamily::kUnknown);
+    EXPECT_EQ(s.identity.sff8024_identifier, id);
+    EXPECT_TRUE(s.lanes.empty());
+  }
+}
+
+TEST(Identification, EmptyMemorySaysWhatIsMissing) {
+  Sample s;
+  decodeModule(ModuleMemory{}, s);
+  ASSERT_EQ(s.issues.size(), 1u);
+  EXPECT_NE(s.issues[0].find("identifier"), std::string::npos);
+  EXPECT_TRUE(advertisedPages(ModuleMemory{}).empty());
+}
+
+TEST(Identification, InitialPagesAreLowerAndPage00) {
+  const std::vector<PageRequest> want = {{0x50, 0, 0, 0, 128}, {0x50, 0, 0, 128, 128}};
+  EXPECT_EQ(initialPages(), want);
+}
+
+// Every family over all-zero and all-0xFF pages: no crash, nothing NaN/inf,
+// text escaped, -40 dBm floor for zero power.
+TEST(ErasedPages, AllZeroAndAllFfDecodeSafely) {
+  for (std::uint8_t id : {std::uint8_t{0x03}, std::uint8_t{0x11}, std::uint8_t{0x18}}) {
+    for (std::uint8_t fill : {std::uint8_t{0x00}, std::uint8_t{0xFF}}) {
+      SCOPED_TRACE(::testing::Message() << "id " << int(id) << " fill " << int(fill));
+      const ModuleMemory m = filled(id, fill, {0, 1, 2, 3, 0x11, 0x20, 0x24, 0x28, 0x2C, 0x2F});
+      Sample s;
+      decodeModule(m, s);
+      expectAllFinite(s);
+      EXPECT_NE(s.identity.family, ModuleFamily::kUnknown);
+      for (char c : s.identity.vendor) EXPECT_TRUE(c >= 0x20 && c < 0x7f);
+      if (fill == 0xFF) {
+        EXPECT_EQ(s.identity.vendor.substr(0, 4), "\\xff");
+      }
+      for (const auto& lane : s.lanes) {
+        if (auto rx = lane.values[LaneMetric::kRxPowerDbm]; rx && fill == 0x00) {
+          EXPECT_DOUBLE_EQ(*rx, -40.0);
+          EXPECT_EQ(lane.status.rx_no_light, true);
+        }
+      }
+    }
+  }
+}
+
+TEST(Truncated, SfpWithoutA2SaysSoAndKeepsIdentity) {
+  ModuleMemory full = loadFixture("synthetic-sfp-internal-cal");
+  ModuleMemory a0_only;
+  for (const auto& p : full.pages()) {
+    if (p.key.i2c_address == kI2cAddressA0) a0_only.write(kI2cAddressA0, 0, 0, p.key.upper ? 128 : 0, p.bytes);
+  }
+  Sample s;
+  decodeModule(a0_only, s);
+  EXPECT_EQ(s.identity.part_number, "SFP-10G-SR");
+  ASSERT_EQ(s.issues.size(), 1u);
+  EXPECT_NE(s.issues[0].find("A2h"), std::string::npos);
+  EXPECT_FALSE(s.module[ModuleMetric::kTemperatureCelsius]);
+  const auto wanted = advertisedPages(a0_only);
+  const std::vector<PageRequest> want = {{0x51, 0, 0, 0, 128}, {0x51, 0, 0, 128, 128}};
+  EXPECT_EQ(wanted, want);
+}
+
+TEST(Truncated, HalfReadPageKeepsWhatWasRead) {
+  ModuleMemory full = loadFixture("synthetic-qsfp28-sr4");
+  ModuleMemory part;
+  const auto* lower = full.find(PageKey{0x50, 0, 0, false});
+  ASSERT_NE(lower, nullptr);
+  part.write(0x50, 0, 0, 0, std::span(*lower).first(40));  // up to Rx power lane 3, no bias
+  Sample s;
+  decodeModule(part, s);
+  EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kTemperatureCelsius], 41.25);
+  EXPECT_NEAR(*s.lanes[0].values[LaneMetric::kRxPowerDbm], 0.0, 1e-3);
+  EXPECT_FALSE(s.lanes[3].values[LaneMetric::kRxPowerDbm]);      // bytes 40-41 not read
+  EXPECT_FALSE(s.lanes[0].values[LaneMetric::kTxBiasMilliamperes]);
+  EXPECT_FALSE(s.issues.empty());  // page 00h (and 03h) missing are reported
+}
+
+TEST(Reuse, SecondDecodeLeavesNothingBehind) {
+  Sample s;
+  s.target = "sw1";
+  s.port = "Ethernet1";
+  decodeModule(loadFixture("synthetic-cmis-400g-dr4"), s);
+  ASSERT_EQ(s.lanes.size(), 8u);
+  decodeModule(loadFixture("synthetic-sfp-no-ddm"), s);
+  EXPECT_EQ(s.target, "sw1");
+  EXPECT_EQ(s.port, "Ethernet1");
+  EXPECT_EQ(s.lanes.size(), 1u);
+  EXPECT_TRUE(s.module.empty());
+  EXPECT_TRUE(s.identity.firmware_version.empty());
+  EXPECT_FALSE(s.thresholds(LaneMetric::kPreFecBerRatio));
+  EXPECT_FALSE(s.module_flags[0]);
+}
+
+}  // namespace
+}  // namespace opticsd::eeprom::test
