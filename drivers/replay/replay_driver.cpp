@@ -1,0 +1,47 @@
+#include "drivers/replay/replay_driver.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+namespace opticsd::replay {
+
+ReplayDriver::ReplayDriver(std::string target, boost::asio::io_context* io, ReplayDirectory directory)
+    : target_(std::move(target)), io_(io), directory_(std::move(directory)) {}
+
+PollResult ReplayDriver::step(std::int64_t now_ms) {
+  PollResult result;
+  for (const auto& port : directory_.ports) {
+    auto reading = readingAt(port, step_);
+    if (!reading.module_present && reading.fec.empty() && !reading.link.up) continue;  // an emptied cage
+    result.samples.push_back(ethtool::sampleFromReading(target_, now_ms, reading));
+  }
+  ++step_;
+  return result;
+}
+
+void ReplayDriver::poll(std::int64_t now_ms, Done done) {
+  auto result = step(now_ms);
+  if (io_ == nullptr) {
+    done(std::move(result));
+    return;
+  }
+  boost::asio::post(*io_, [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
+}
+
+std::unique_ptr<Driver> createReplayDriver(const DriverContext& context, OptionReader& options) {
+  const auto directory = options.requiredString("directory");
+  // Unknown keys are rejected by the caller, which also reads name, driver, interval.
+  if (!options.valid()) return nullptr;
+  std::filesystem::path path(directory);
+  if (path.is_relative() && !options.file().empty()) {
+    path = std::filesystem::path(options.file()).parent_path() / path;  // relative to the config file
+  }
+  auto loaded = loadReplayDirectory(path);
+  if (!loaded) {
+    options.error("directory", loaded.error().message);
+    return nullptr;
+  }
+  return std::make_unique<ReplayDriver>(context.target_name, context.io, std::move(*loaded));
+}
+
+}  // namespace opticsd::replay
