@@ -1,0 +1,54 @@
+#include "daemon/cli/suspects_command.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "daemon/config/config.hpp"
+#include "daemon/rules/findings_format.hpp"
+#include "daemon/rules/findings_store.hpp"
+
+namespace opticsd::cli {
+namespace {
+
+struct SuspectsArgs {
+  std::string db;
+  std::string config;
+  std::size_t limit = 20;
+  std::string format = "table";
+};
+
+int runSuspects(const SuspectsArgs& args) {
+  auto error = [](const std::string& message) {
+    std::fprintf(stderr, "opticsd suspects: %s\n", message.c_str());
+    return 1;
+  };
+  std::string path = args.db;
+  if (path.empty() && !args.config.empty()) {
+    auto config = loadConfigFile(args.config);
+    if (!config) return error(config.error().format());
+    path = config->storage.path.string();
+  }
+  if (path.empty()) path = (defaultStateDirectory() / "history.db").string();
+  auto suspects = FindingsStore::loadSuspects(path);
+  if (!suspects) return error(suspects.error().message);
+  if (args.limit > 0 && suspects->size() > args.limit) suspects->resize(args.limit);
+  const std::string text = args.format == "json" ? formatSuspectsJson(*suspects) : formatSuspectsTable(*suspects);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void addSuspectsCommand(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<SuspectsArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "suspects", "Rank the modules most likely to slow training traffic, with what sits behind each port.");
+  auto* db = cmd->add_option("--db", args->db, "History database file (written by the running daemon)");
+  cmd->add_option("--config", args->config, "Read the database path from this config file's storage.path")->excludes(db);
+  cmd->add_option("--limit", args->limit, "At most this many (0: all)");
+  cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  cmd->callback([args, &exit_code] { exit_code = runSuspects(*args); });
+}
+
+}  // namespace opticsd::cli

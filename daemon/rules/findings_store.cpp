@@ -1,0 +1,256 @@
+#include "daemon/rules/findings_store.hpp"
+
+#include <sqlite3.h>
+
+#include "daemon/store/schema.hpp"
+#include "daemon/store/sqlite_handle.hpp"
+
+namespace opticsd {
+
+struct FindingsStore::Connection {
+  SqliteDb db;
+  SqliteStatement upsert;
+  SqliteStatement delete_suspects;
+  SqliteStatement insert_suspect;
+};
+
+namespace {
+
+Result<SqliteDb> openReadOnly(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return fail("no history database at " + path.string());
+  auto db = SqliteDb::open(path.string(), SQLITE_OPEN_READONLY);
+  if (!db) return tl::unexpected(db.error());
+  sqlite3_busy_timeout(db->get(), 2000);
+  auto version = readSchemaVersion(*db);
+  if (!version) return tl::unexpected(version.error());
+  if (*version < 2) return fail(path.string() + " has no findings yet (schema version " + std::to_string(*version) + ")");
+  return db;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<FindingsStore>> FindingsStore::open(const std::filesystem::path& path,
+                                                           std::function<void(std::string_view)> log) {
+  auto db = SqliteDb::open(path.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  if (!db) return tl::unexpected(db.error());
+  sqlite3_busy_timeout(db->get(), 5000);
+  if (auto ok = db->exec("PRAGMA journal_mode = WAL"); !ok) return tl::unexpected(ok.error());
+  if (auto v = migrate(*db); !v) return fail("findings store: " + v.error().message);
+  auto c = std::make_unique<Connection>();
+  auto upsert = db->prepare(
+      "INSERT INTO findings (target, port, lane, rule, severity, start_ms, end_ms, value, detail) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+      "ON CONFLICT (target, port, lane, rule, start_ms) DO UPDATE SET severity = excluded.severity, "
+      "end_ms = excluded.end_ms, value = coalesce(findings.value, excluded.value), "
+      "detail = CASE WHEN excluded.end_ms IS NULL THEN excluded.detail ELSE findings.detail END");
+  if (!upsert) return tl::unexpected(upsert.error());
+  auto del = db->prepare("DELETE FROM suspects WHERE target = ?1");
+  if (!del) return tl::unexpected(del.error());
+  auto ins = db->prepare(
+      "INSERT OR REPLACE INTO suspects (target, port, score, reason, host, nic, gpu, rail, updated_ms) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  if (!ins) return tl::unexpected(ins.error());
+  c->db = std::move(*db);
+  c->upsert = std::move(*upsert);
+  c->delete_suspects = std::move(*del);
+  c->insert_suspect = std::move(*ins);
+  std::unique_ptr<FindingsStore> store(new FindingsStore());
+  store->log_ = std::move(log);
+  store->connection_ = std::move(c);
+  store->writer_ = std::thread([s = store.get()] { s->run(); });
+  return store;
+}
+
+FindingsStore::~FindingsStore() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (writer_.joinable()) writer_.join();
+}
+
+void FindingsStore::record(const Finding& finding) {
+  {
+    std::lock_guard lock(mutex_);
+    if (queue_.size() >= kMaxQueued) {
+      queue_.pop_front();
+      ++finished_total_;
+    }
+    queue_.emplace_back(finding);
+    ++queued_total_;
+  }
+  wake_.notify_one();
+}
+
+void FindingsStore::replaceSuspects(const std::string& target, std::vector<Suspect> suspects) {
+  {
+    std::lock_guard lock(mutex_);
+    // A newer snapshot of the same target replaces a queued one.
+    for (auto& e : queue_) {
+      if (auto* u = std::get_if<SuspectsUpdate>(&e); u != nullptr && u->target == target) {
+        u->suspects = std::move(suspects);
+        return;
+      }
+    }
+    queue_.emplace_back(SuspectsUpdate{target, std::move(suspects)});
+    ++queued_total_;
+  }
+  wake_.notify_one();
+}
+
+bool FindingsStore::flush(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  const std::uint64_t goal = queued_total_;
+  return done_.wait_for(lock, timeout, [&] { return finished_total_ >= goal; });
+}
+
+void FindingsStore::run() {
+  bool failing = false;
+  std::vector<Event> batch;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, std::chrono::milliseconds(failing ? 1000 : 200), [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty() && batch.empty() && stop_) return;
+      while (!queue_.empty() && batch.size() < 1000) {
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    if (batch.empty()) continue;
+    auto ok = write(batch);
+    std::lock_guard lock(mutex_);
+    if (ok) {
+      finished_total_ += batch.size();
+      batch.clear();
+      if (failing && log_) log_("findings writes recovered");
+      failing = false;
+    } else {
+      if (!failing && log_) log_("findings write failed error=" + ok.error().message);
+      failing = true;
+      if (stop_) {
+        finished_total_ += batch.size();
+        return;
+      }
+    }
+    done_.notify_all();
+  }
+}
+
+Result<void> FindingsStore::write(std::vector<Event>& batch) {
+  Connection& c = *connection_;
+  if (auto ok = c.db.exec("BEGIN IMMEDIATE"); !ok) return ok;
+  for (const auto& e : batch) {
+    if (const auto* f = std::get_if<Finding>(&e)) {
+      auto& st = c.upsert;
+      st.reset();
+      st.bind(1, f->target);
+      st.bind(2, f->port);
+      st.bind(3, std::optional<std::int64_t>(f->lane));
+      st.bind(4, f->rule);
+      st.bind(5, toString(f->severity));
+      st.bind(6, std::optional<std::int64_t>(f->start_ms));
+      st.bind(7, f->end_ms);
+      st.bind(8, f->value);
+      sqlite3_bind_text(st.get(), 9, f->detail.data(), static_cast<int>(f->detail.size()), SQLITE_TRANSIENT);
+      if (st.step() != SQLITE_DONE) {
+        auto message = c.db.error("writing a finding");
+        (void)c.db.exec("ROLLBACK");
+        return fail(message);
+      }
+    } else {
+      const auto& u = std::get<SuspectsUpdate>(e);
+      c.delete_suspects.reset();
+      c.delete_suspects.bind(1, u.target);
+      if (c.delete_suspects.step() != SQLITE_DONE) {
+        auto message = c.db.error("replacing suspects");
+        (void)c.db.exec("ROLLBACK");
+        return fail(message);
+      }
+      for (const auto& s : u.suspects) {
+        auto& st = c.insert_suspect;
+        st.reset();
+        st.bind(1, s.target);
+        st.bind(2, s.port);
+        st.bind(3, std::optional<double>(s.score));
+        sqlite3_bind_text(st.get(), 4, s.reason.data(), static_cast<int>(s.reason.size()), SQLITE_TRANSIENT);
+        st.bind(5, s.endpoint.host);
+        st.bind(6, s.endpoint.nic);
+        st.bind(7, s.endpoint.gpu);
+        st.bind(8, s.endpoint.rail);
+        st.bind(9, std::optional<std::int64_t>(s.updated_ms));
+        if (st.step() != SQLITE_DONE) {
+          auto message = c.db.error("writing a suspect");
+          (void)c.db.exec("ROLLBACK");
+          return fail(message);
+        }
+      }
+    }
+  }
+  if (auto ok = c.db.exec("COMMIT"); !ok) {
+    (void)c.db.exec("ROLLBACK");
+    return ok;
+  }
+  return {};
+}
+
+Result<std::vector<Finding>> FindingsStore::loadFindings(const std::filesystem::path& path,
+                                                          const FindingsFilter& filter) {
+  auto db = openReadOnly(path);
+  if (!db) return tl::unexpected(db.error());
+  std::string sql =
+      "SELECT target, port, lane, rule, severity, start_ms, end_ms, value, detail FROM findings WHERE 1 = 1";
+  if (filter.active_only) sql += " AND end_ms IS NULL";
+  if (filter.since_ms) sql += " AND (end_ms IS NULL OR end_ms >= ?1)";
+  if (!filter.target.empty()) sql += " AND target = ?2";
+  sql += " ORDER BY start_ms, target, port, lane, rule";
+  auto st = db->prepare(sql);
+  if (!st) return tl::unexpected(st.error());
+  if (filter.since_ms) st->bind(1, filter.since_ms);
+  if (!filter.target.empty()) st->bind(2, filter.target);
+  std::vector<Finding> out;
+  for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
+    if (rc != SQLITE_ROW) return fail(db->error("reading findings"));
+    Finding f;
+    f.target = st->columnText(0);
+    f.port = st->columnText(1);
+    f.lane = static_cast<int>(st->columnInt(2).value_or(0));
+    f.rule = st->columnText(3);
+    f.severity = parseSeverity(st->columnText(4)).value_or(Severity::kWarning);
+    f.start_ms = st->columnInt(5).value_or(0);
+    f.end_ms = st->columnInt(6);
+    f.value = st->columnDouble(7);
+    f.detail = st->columnText(8);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Result<std::vector<Suspect>> FindingsStore::loadSuspects(const std::filesystem::path& path) {
+  auto db = openReadOnly(path);
+  if (!db) return tl::unexpected(db.error());
+  auto st = db->prepare(
+      "SELECT target, port, score, reason, host, nic, gpu, rail, updated_ms FROM suspects "
+      "ORDER BY score DESC, target, port");
+  if (!st) return tl::unexpected(st.error());
+  std::vector<Suspect> out;
+  for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
+    if (rc != SQLITE_ROW) return fail(db->error("reading suspects"));
+    Suspect s;
+    s.target = st->columnText(0);
+    s.port = st->columnText(1);
+    s.score = st->columnDouble(2).value_or(0);
+    s.reason = st->columnText(3);
+    s.endpoint.host = st->columnText(4);
+    s.endpoint.nic = st->columnText(5);
+    s.endpoint.gpu = st->columnText(6);
+    s.endpoint.rail = st->columnText(7);
+    s.updated_ms = st->columnInt(8).value_or(0);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace opticsd

@@ -1,0 +1,79 @@
+#pragma once
+// Findings and suspects in the SQLite history (tables from
+// schemas/migrations/0002_findings.sql). The engine's calls only queue; one
+// writer thread of this class owns its own connection and writes batches, so
+// the polling thread never waits on the disk. A failing disk drops the
+// oldest queued events beyond the cap and logs once per transition.
+//
+// The static read functions open their own read-only connection (the CLI, and
+// the daemon at start to restore active findings).
+//
+// Thread-safety: record(), replaceSuspects(), flush() from any thread.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "daemon/rules/finding_sink.hpp"
+#include "drivers/result.hpp"
+
+namespace opticsd {
+
+struct FindingsFilter {
+  bool active_only = false;
+  std::optional<std::int64_t> since_ms;  // findings active at or after this time
+  std::string target;
+};
+
+class FindingsStore : public FindingSink {
+ public:
+  // Opens (creating and migrating if needed) the database at `path`.
+  static Result<std::unique_ptr<FindingsStore>> open(const std::filesystem::path& path,
+                                                     std::function<void(std::string_view)> log = {});
+  ~FindingsStore() override;
+
+  void record(const Finding& finding) override;
+  void replaceSuspects(const std::string& target, std::vector<Suspect> suspects) override;
+  // Waits until everything queued before the call is written; false on timeout.
+  bool flush(std::chrono::milliseconds timeout);
+
+  static Result<std::vector<Finding>> loadFindings(const std::filesystem::path& path, const FindingsFilter& filter);
+  static Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path);
+
+ private:
+  struct SuspectsUpdate {
+    std::string target;
+    std::vector<Suspect> suspects;
+  };
+  using Event = std::variant<Finding, SuspectsUpdate>;
+  struct Connection;
+
+  FindingsStore() = default;
+  void run();
+  Result<void> write(std::vector<Event>& batch);
+
+  static constexpr std::size_t kMaxQueued = 100'000;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  std::deque<Event> queue_;
+  std::uint64_t queued_total_ = 0;
+  std::uint64_t finished_total_ = 0;
+  bool stop_ = false;
+  std::function<void(std::string_view)> log_;
+  std::unique_ptr<Connection> connection_;
+  std::thread writer_;
+};
+
+}  // namespace opticsd

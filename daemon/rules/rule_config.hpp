@@ -1,0 +1,143 @@
+#pragma once
+// Declarative rules as the config (and the shipped default set) spell them:
+//
+//   rules:
+//     defaults: true            # start from daemon/rules/default_rules.yaml (default)
+//     port_groups:
+//       - {name: uplinks, targets: ["spine-*"], ports: ["Ethernet1", "Ethernet2"]}
+//     rules:                    # a shipped name changes only the fields given; a new name adds a rule
+//       - name: pre_fec_ber
+//         type: threshold       # see RuleKind
+//         metric: pre_fec_ber_ratio
+//         warn_above: 1e-12
+//         crit_above: 1e-9
+//         overrides:            # applied in order where `match` holds; later ones win
+//           - match: {modulation: pam4}
+//             warn_above: 2.4e-6
+//
+// Every problem is a ConfigIssue whose key names the rule ("rules.rules[2] 'pre_fec_ber'.warn_above").
+// Value types; built once per config load, then read-only.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "daemon/rules/finding.hpp"
+#include "drivers/measurement.hpp"
+#include "drivers/options/option_reader.hpp"
+#include "drivers/sample.hpp"
+
+namespace opticsd {
+
+enum class RuleKind : std::uint8_t {
+  kThreshold,         // a module or lane value against warn/crit levels (worst lane)
+  kFecUncorrectable,  // uncorrectable codewords counted since the previous poll
+  kModuleAlarm,       // the module's own advertised limits and latched flags
+  kBerSlope,          // slope of log10(pre-FEC BER) in decades per hour over the window
+  kBiasDrift,         // Tx bias above the module's own baseline, in percent
+  kDrop,              // a lane power metric's fall in dB from its best over the window
+  kTemperatureClimb,  // temperature slope in degrees C per hour over the window
+  kForecast,          // hours until a trending value reaches its alarm limit
+  kLaneImbalance,     // one lane's power this many dB below the module's median (per lane)
+  kLaneDark,          // one lane without light or with LOS while others have light (per lane)
+  kFlapping,          // link-down events and LOS/LOL toggles over the window, scaled per hour
+  kLinkLoss,          // far-end Tx minus our Rx, in dB, where the topology knows both ends
+};
+std::string_view toString(RuleKind kind);
+
+// The fields a rule sets and an override may change; unset fields keep
+// what the rule (or the built-in default) had.
+struct RuleParamsPatch {
+  std::optional<bool> enabled;
+  std::optional<double> warn_above, crit_above, warn_below, crit_below;
+  std::optional<double> limit;      // pre-FEC BER where errors start costing packets (the FEC limit)
+  std::optional<double> min_value;  // ber_slope: ignore BER below this
+  std::optional<std::chrono::milliseconds> window;
+  std::optional<int> raise_after;
+  std::optional<int> clear_after;
+  std::optional<Severity> severity;  // for rules without levels (lane_dark, module_alarm's ceiling)
+};
+
+// What a rule's parameters are at a port, every override applied.
+struct RuleParams {
+  bool enabled = true;
+  std::optional<double> warn_above, crit_above, warn_below, crit_below;
+  std::optional<double> limit;
+  std::optional<double> min_value;
+  std::chrono::milliseconds window{std::chrono::minutes(30)};
+  int raise_after = 2;
+  int clear_after = 3;
+  Severity severity = Severity::kWarning;
+
+  void apply(const RuleParamsPatch& patch);
+  // The severity of `value` against the levels; kNone when inside them.
+  Severity classify(double value) const;
+};
+
+struct RuleMatch {
+  std::vector<std::string> media;        // globs on ModuleIdentity::media
+  std::vector<std::string> form_factor;  // globs
+  std::vector<std::string> targets;      // globs
+  std::vector<std::string> ports;        // globs
+  std::vector<std::string> port_groups;  // names from rules.port_groups
+  std::optional<Modulation> modulation;
+  std::optional<bool> fec;  // the port reports FEC counters
+  std::optional<double> min_speed_gbps, max_speed_gbps;
+};
+
+struct RuleOverride {
+  RuleMatch match;
+  RuleParamsPatch patch;
+};
+
+struct RuleSpec {
+  std::string name;
+  RuleKind kind = RuleKind::kThreshold;
+  std::string metric;  // catalogue key (module, lane or both)
+  std::optional<ModuleMetric> module_metric;
+  std::optional<LaneMetric> lane_metric;
+  RuleParamsPatch base;
+  std::vector<RuleOverride> overrides;
+};
+
+struct PortGroup {
+  std::string name;
+  std::vector<std::string> targets;  // globs; empty: any
+  std::vector<std::string> ports;    // globs; empty: any
+};
+
+struct RuleSet {
+  std::vector<RuleSpec> rules;
+  std::vector<PortGroup> port_groups;
+  const RuleSpec* find(std::string_view name) const;
+};
+
+// Where a rule is evaluated: what the match keys look at.
+struct PortFacts {
+  std::string_view target;
+  std::string_view port;
+  std::string_view media;
+  std::string_view form_factor;
+  Modulation modulation = Modulation::kUnknown;
+  bool fec = false;
+  std::optional<double> speed_gbps;
+};
+
+bool matches(const RuleMatch& match, const PortFacts& facts, const std::vector<PortGroup>& groups);
+bool globMatch(std::string_view pattern, std::string_view text);
+
+// Reads the `rules:` section (a null node gives the shipped defaults).
+// Problems are appended to `issues`; the returned set is only meaningful when
+// none were added.
+RuleSet parseRules(const YAML::Node& node, const std::string& file, std::vector<ConfigIssue>& issues);
+
+// The shipped default set alone (daemon/rules/default_rules.yaml).
+const RuleSet& defaultRuleSet();
+const std::string& defaultRulesText();
+
+}  // namespace opticsd

@@ -1,0 +1,56 @@
+#pragma once
+// What the rules engine publishes for /metrics, per target, and the
+// Collectable that renders it:
+//
+//   opticsd_finding{target,port,[lane,]rule,severity} 1     while a finding is active
+//   opticsd_straggler_suspect_score{target,port}            0..1 for every evaluated module
+//   opticsd_pre_fec_ber_threshold_ratio{target,port,severity}  the pre-FEC BER levels in force
+//
+// Thread-safety: the engine replaces a target's view on the polling thread;
+// Collect() runs on scrape threads. A mutex guards only the pointer swap and
+// the copy of the shared_ptrs; rendering works on immutable views.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <prometheus/collectable.h>
+#include <prometheus/metric_family.h>
+
+#include "daemon/rules/finding.hpp"
+
+namespace opticsd {
+
+struct TargetRulesView {
+  struct FindingRow {
+    std::string port;
+    int lane = 0;
+    std::string rule;
+    Severity severity = Severity::kWarning;
+  };
+  struct PortRow {
+    std::string port;
+    double score = 0;
+    std::optional<double> ber_warning;
+    std::optional<double> ber_critical;
+  };
+  std::vector<FindingRow> findings;
+  std::vector<PortRow> ports;
+};
+
+class RulesView : public prometheus::Collectable {
+ public:
+  void replaceTarget(const std::string& target, std::shared_ptr<const TargetRulesView> view);
+  void removeTarget(const std::string& target);
+
+  std::vector<prometheus::MetricFamily> Collect() const override;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const TargetRulesView>, std::less<>> targets_;
+};
+
+}  // namespace opticsd
