@@ -19,6 +19,7 @@ enum class ModuleMetric : std::uint8_t {
   kLaserTemperatureCelsius,   // CMIS VDM, where the module has it
   kPreFecBerRatio,            // port level: reported (SNMP PHY MIB) or derived from FEC counters
   kPostFecBerRatio,           // port level, where reported
+  kLaserAgeRatio,             // CMIS VDM laser age (0 new, 1 end of life), worst lane
   kCount,
 };
 
@@ -54,6 +55,7 @@ inline constexpr std::array<MetricInfo, kModuleMetricCount> kModuleMetricInfo{{
     {"laser_temperature_celsius", "Laser temperature from CMIS VDM in degrees Celsius."},
     {"pre_fec_ber_ratio", "Port pre-FEC bit error ratio (reported, or corrected bits over bits carried)."},
     {"post_fec_ber_ratio", "Port post-FEC bit error ratio where reported."},
+    {"laser_age_ratio", "Laser age from CMIS VDM as a fraction of rated life (1 = end of life), worst lane."},
 }};
 
 inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{

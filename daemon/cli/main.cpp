@@ -2,11 +2,27 @@
 #include <cstdio>
 #include <exception>
 
+#include "daemon/cli/capture_command.hpp"
+#include "daemon/cli/check_config_command.hpp"
 #include "daemon/cli/command.hpp"
+#include "daemon/cli/decode_command.hpp"
+#include "daemon/cli/findings_command.hpp"
+#include "daemon/cli/history_command.hpp"
+#include "daemon/cli/poll_once_command.hpp"
+#include "daemon/cli/run_command.hpp"
+#include "daemon/cli/suspects_command.hpp"
 
 namespace opticsd::cli {
 // One row per subcommand.
 constexpr CommandRegistrar kCommands[] = {
+    &addRunCommand,
+    &addCheckConfigCommand,
+    &addPollOnceCommand,
+    &addHistoryCommand,
+    &addFindingsCommand,
+    &addSuspectsCommand,
+    &addDecodeCommand,
+    &addCaptureCommand,
 };
 }  // namespace opticsd::cli
 

@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "daemon/rules/rule_config.hpp"
+#include "daemon/topology/topology.hpp"
 #include "drivers/registry.hpp"
 
 namespace opticsd {
@@ -24,7 +26,6 @@ void readListen(OptionReader r, ListenConfig& out) {
   }
   if (auto v = r.optionalString("basic_auth_user")) out.basic_auth_user = *v;
   if (auto v = r.optionalString("basic_auth_password_file")) out.basic_auth_password_file = *v;
-  if (auto v = r.optionalString("tls_certificate_file")) out.tls_certificate_file = *v;
   if (out.basic_auth_user.empty() != out.basic_auth_password_file.empty()) {
     r.error("", "basic_auth_user and basic_auth_password_file go together");
   }
@@ -70,9 +71,9 @@ void readTargets(const YAML::Node& list, const std::string& file, std::vector<Co
     return;
   }
   std::set<std::string> names;
-  std::size_t index = 0;
-  for (const auto& node : list) {
-    OptionReader r(node, file, "targets[" + std::to_string(index++) + "]", issues);
+  for (std::size_t index = 0; index < list.size(); ++index) {
+    const YAML::Node node = list[index];
+    OptionReader r(node, file, "targets[" + std::to_string(index) + "]", issues);
     TargetConfig target;
     target.name = r.requiredString("name");
     target.driver = r.requiredString("driver");
@@ -177,6 +178,8 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   readTargets(top.raw("targets").value_or(YAML::Node()), source, errors.issues, config.targets);
   config.rules = top.raw("rules").value_or(YAML::Node());
   config.topology = top.raw("topology").value_or(YAML::Node());
+  (void)parseRules(config.rules, source, errors.issues);  // rejected up front, naming the rule
+  (void)parseTopology(config.topology, source, errors.issues);
   top.rejectUnknownKeys();
   if (config.targets.empty() && errors.issues.empty()) {
     top.error("targets", "no targets configured: add at least one under 'targets:'");

@@ -25,7 +25,9 @@ TEST(DurationTest, RejectsMalformedInput) {
   for (const char* bad : {"", "30", "s", "-5s", "5x", "1.5s", "5 s", "5sec", "m5"}) {
     auto parsed = parseDuration(bad);
     EXPECT_FALSE(parsed) << "'" << bad << "' should not parse";
-    if (!parsed) EXPECT_NE(parsed.error().message.find("duration"), std::string::npos);
+    if (!parsed) {
+      EXPECT_NE(parsed.error().message.find("duration"), std::string::npos);
+    }
   }
 }
 

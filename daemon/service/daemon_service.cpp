@@ -1,0 +1,270 @@
+#include "daemon/service/daemon_service.hpp"
+
+#include <systemd/sd-daemon.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "daemon/config/config.hpp"
+#include "daemon/exporter/metrics_exporter.hpp"
+#include "daemon/log/log.hpp"
+#include "daemon/pipeline/pipeline.hpp"
+#include "daemon/rules/findings_store.hpp"
+#include "daemon/rules/rules_engine.hpp"
+#include "daemon/scheduler/scheduler.hpp"
+#include "daemon/service/target_plans.hpp"
+#include "daemon/store/sqlite_store.hpp"
+
+namespace opticsd {
+namespace {
+
+constexpr auto kHousekeepingPeriod = std::chrono::seconds(2);
+constexpr auto kShutdownFlushTimeout = std::chrono::seconds(20);
+
+double unixSeconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+ConfigResult load(const RunOptions& options) {
+  return options.config_path ? loadConfigFile(*options.config_path) : loadDemoConfig();
+}
+
+Result<std::string> readSecretFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fail("cannot read " + path);
+  std::string secret;
+  std::getline(in, secret);
+  return secret;
+}
+
+Result<ExporterOptions> exporterOptions(const ListenConfig& listen) {
+  ExporterOptions options;
+  options.listen = listen.address;
+  if (!listen.basic_auth_user.empty()) {
+    auto password = readSecretFile(listen.basic_auth_password_file);
+    if (!password) return fail("listen.basic_auth_password_file: " + password.error().message);
+    options.basic_auth = ExporterOptions::BasicAuth{listen.basic_auth_user, *password};
+  }
+  return options;
+}
+
+class DaemonService {
+ public:
+  DaemonService(RunOptions options, Config config) : options_(std::move(options)), config_(std::move(config)) {}
+
+  int run() {
+    auto exporter_options = exporterOptions(config_.listen);
+    if (!exporter_options) return fatal(exporter_options.error().message);
+    auto exporter = MetricsExporter::start(*exporter_options, OPTICSD_VERSION);
+    if (!exporter) return fatal(exporter.error().message);
+    exporter_ = std::move(*exporter);
+    exporter_->self().recordConfigLoad(true, unixSeconds());
+
+    openStore();
+    pipeline_ = std::make_unique<Pipeline>(exporter_->samples(), exporter_->self(), store_.get());
+    startRules();
+    scheduler_ = std::make_unique<Scheduler>(io_, schedulerOptions(config_),
+                                             [this](PollReport& report) { pipeline_->onReport(report); });
+    applyTargets(config_);
+    announce();
+
+    boost::asio::signal_set signals(io_, SIGINT, SIGTERM, SIGHUP);
+    std::function<void(const boost::system::error_code&, int)> on_signal = [&](const boost::system::error_code& ec,
+                                                                              int signal) {
+      if (ec) return;
+      if (signal == SIGHUP) {
+        reload();
+        signals.async_wait(on_signal);
+        return;
+      }
+      spdlog::info("stopping signal={}", signal == SIGTERM ? "SIGTERM" : "SIGINT");
+      sd_notify(0, "STOPPING=1\nSTATUS=stopping: flushing history");
+      scheduler_->stop();
+      io_.stop();
+    };
+    signals.async_wait(on_signal);
+    housekeeping();
+    sd_notify(0, "READY=1");
+    io_.run();
+    return shutdown();
+  }
+
+ private:
+  int fatal(const std::string& message) {
+    spdlog::critical("cannot start: {}", message);
+    std::fprintf(stderr, "opticsd: cannot start: %s\n", message.c_str());
+    return 1;
+  }
+
+  void openStore() {
+    if (!config_.storage.enabled) return;
+    std::error_code ec;
+    std::filesystem::create_directories(config_.storage.path.parent_path(), ec);
+    StoreOptions options;
+    options.path = config_.storage.path;
+    options.queue_capacity_cycles = config_.storage.queue_cycles;
+    options.retention = config_.storage.retention;
+    options.log = [](std::string_view message) { spdlog::warn("store {}", message); };
+    auto store = SqliteStore::open(options);
+    if (!store) {
+      // Export goes on without history: losing metrics too would be worse.
+      spdlog::error("history disabled path={} error={}", logValue(config_.storage.path.string()),
+                    logValue(store.error().message));
+      return;
+    }
+    store_ = std::move(*store);
+  }
+
+  // Rules engine: findings and suspects to /metrics and (off the polling
+  // thread) to the findings tables; active findings survive a restart.
+  void startRules() {
+    std::vector<ConfigIssue> issues;
+    auto rules = parseRules(config_.rules, config_.source, issues);
+    auto topology = parseTopology(config_.topology, config_.source, issues);
+    if (store_) {
+      auto findings = FindingsStore::open(config_.storage.path, [](std::string_view m) { spdlog::warn("store {}", m); });
+      if (findings) {
+        findings_store_ = std::move(*findings);
+      } else {
+        spdlog::error("findings history disabled error={}", logValue(findings.error().message));
+      }
+    }
+    rules_ = std::make_unique<RulesEngine>(std::move(rules), std::move(topology), findings_store_.get());
+    if (findings_store_) {
+      FindingsFilter filter;
+      filter.active_only = true;
+      if (auto active = FindingsStore::loadFindings(config_.storage.path, filter)) {
+        spdlog::info("findings restored active={}", active->size());
+        rules_->restore(std::move(*active));
+      }
+    }
+    exporter_->registerCollectable(rules_->view());
+    pipeline_->addNeighborStage([this](const std::string& target, const std::vector<LinkNeighbor>& neighbors) {
+      rules_->setNeighbors(target, neighbors);
+    });
+    pipeline_->addStage([this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
+  }
+
+  void applyTargets(const Config& config) {
+    std::vector<std::string> errors;
+    auto plans = buildTargetPlans(config, io_, errors);
+    for (const auto& error : errors) spdlog::error("target not started {}", error);
+    std::vector<std::string> names;
+    for (const auto& plan : plans) names.push_back(plan.name);
+    pipeline_->setTargets(names);
+    if (rules_) rules_->retainTargets(names);
+    scheduler_->setOptions(schedulerOptions(config));
+    const auto removed = scheduler_->setTargets(std::move(plans));
+    for (const auto& name : removed) spdlog::info("target removed target={}", name);
+  }
+
+  void announce() {
+    const std::string where = config_.storage.enabled && store_ ? config_.storage.path.string() : "(disabled)";
+    std::printf("opticsd %s: polling %zu targets from %s\n  metrics: http://%s/metrics\n  history: %s\n",
+                OPTICSD_VERSION, scheduler_->targetCount(), config_.source.c_str(), boundAddress().c_str(),
+                where.c_str());
+    std::fflush(stdout);
+    spdlog::info("started config={} targets={} listen={} history={}", logValue(config_.source),
+                 scheduler_->targetCount(), boundAddress(), logValue(where));
+  }
+
+  std::string boundAddress() const {
+    const auto& address = config_.listen.address;
+    return address.substr(0, address.rfind(':') + 1) + std::to_string(exporter_->port());
+  }
+
+  void reload() {
+    sd_notify(0, "RELOADING=1");
+    auto loaded = load(options_);
+    if (!loaded) {
+      exporter_->self().recordConfigLoad(false, unixSeconds());
+      spdlog::error("config reload refused, keeping the running config source={} errors={}",
+                    logValue(options_.config_path ? options_.config_path->string() : "<embedded demo>"),
+                    logValue(loaded.error().format()));
+      sd_notify(0, "READY=1");
+      return;
+    }
+    if (loaded->listen.address != config_.listen.address || loaded->storage.path != config_.storage.path) {
+      spdlog::warn("config reload: listen and storage changes take effect at the next restart");
+    }
+    configureLogging(loaded->log_level);
+    {
+      std::vector<ConfigIssue> issues;  // validated by the load above
+      rules_->reconfigure(parseRules(loaded->rules, loaded->source, issues),
+                          parseTopology(loaded->topology, loaded->source, issues));
+    }
+    applyTargets(*loaded);
+    config_ = std::move(*loaded);
+    exporter_->self().recordConfigLoad(true, unixSeconds());
+    spdlog::info("config reloaded targets={}", scheduler_->targetCount());
+    sd_notify(0, "READY=1");
+  }
+
+  // Pets the systemd watchdog from the event loop, so a wedged loop is
+  // restarted; publishes store statistics and a status line.
+  void housekeeping() {
+    if (store_) {
+      const StoreStats stats = store_->stats();
+      exporter_->self().setStoreStats(SelfMetrics::StoreStats{stats.written_samples_total, stats.dropped_samples_total,
+                                                              stats.write_errors_total, stats.queued_cycles,
+                                                              stats.lag_seconds});
+    }
+    std::ostringstream status;
+    status << "STATUS=polling " << scheduler_->targetCount() << " targets, " << pipeline_->cycles()
+           << " polls done; history " << (!store_ ? "disabled" : store_->stats().failing ? "failing" : "ok");
+    sd_notify(0, ("WATCHDOG=1\n" + status.str()).c_str());
+    housekeeping_.expires_after(kHousekeepingPeriod);
+    housekeeping_.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) housekeeping();
+    });
+  }
+
+  int shutdown() {
+    housekeeping_.cancel();
+    if (store_ && !store_->flush(kShutdownFlushTimeout)) {
+      const auto stats = store_->stats();
+      spdlog::error("history flush incomplete queued_cycles={} error={}", stats.queued_cycles,
+                    logValue(stats.last_error));
+    }
+    if (findings_store_ && !findings_store_->flush(std::chrono::seconds(5))) {
+      spdlog::error("findings flush incomplete");
+    }
+    rules_.reset();
+    findings_store_.reset();
+    store_.reset();
+    spdlog::info("stopped");
+    return 0;
+  }
+
+  RunOptions options_;
+  Config config_;
+  boost::asio::io_context io_;
+  boost::asio::steady_timer housekeeping_{io_};
+  std::unique_ptr<MetricsExporter> exporter_;
+  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<FindingsStore> findings_store_;
+  std::unique_ptr<RulesEngine> rules_;  // after the findings store: destroyed first
+  std::unique_ptr<Pipeline> pipeline_;
+  std::unique_ptr<Scheduler> scheduler_;
+};
+
+}  // namespace
+
+int runDaemon(const RunOptions& options) {
+  auto config = load(options);
+  if (!config) {
+    std::fprintf(stderr, "opticsd: invalid config:\n%s", config.error().format().c_str());
+    return 2;
+  }
+  if (!configureLogging(config->log_level)) configureLogging("info");
+  return DaemonService(options, std::move(*config)).run();
+}
+
+}  // namespace opticsd

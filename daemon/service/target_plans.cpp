@@ -1,0 +1,45 @@
+#include "daemon/service/target_plans.hpp"
+
+#include "drivers/registry.hpp"
+
+namespace opticsd {
+
+std::vector<TargetPlan> buildTargetPlans(const Config& config, boost::asio::io_context& io,
+                                         std::vector<std::string>& errors) {
+  std::vector<TargetPlan> plans;
+  for (const TargetConfig* target : config.targetsForThisShard()) {
+    const DriverEntry* entry = findDriver(target->driver);
+    std::vector<ConfigIssue> issues;
+    OptionReader options(target->options, config.source, target->name, issues);
+    // The common keys were read by the config loader; mark them for this reader too.
+    for (const char* key : {"name", "driver", "interval", "timeout"}) (void)options.raw(key);
+    std::unique_ptr<Driver> driver;
+    if (entry != nullptr) driver = entry->create(DriverContext{target->name, &io}, options);
+    if (!driver || !issues.empty()) {
+      std::string why = entry == nullptr ? "unknown driver '" + target->driver + "'" : "driver could not be created";
+      for (const auto& issue : issues) why += "; " + issue.format();
+      errors.push_back("target " + target->name + ": " + why);
+      continue;
+    }
+    TargetPlan plan;
+    plan.name = target->name;
+    plan.driver_name = target->driver;
+    plan.driver = std::move(driver);
+    plan.interval = target->interval.value_or(config.poll.interval);
+    plan.timeout = target->timeout.value_or(config.poll.timeout);
+    plan.fingerprint = YAML::Dump(target->options) + "|" + std::to_string(plan.interval.count()) + "|" +
+                       std::to_string(plan.timeout.count());
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+Scheduler::Options schedulerOptions(const Config& config) {
+  Scheduler::Options options;
+  options.concurrency = config.poll.concurrency;
+  options.jitter_fraction = config.poll.jitter_fraction;
+  options.max_backoff = config.poll.max_backoff;
+  return options;
+}
+
+}  // namespace opticsd
