@@ -59,7 +59,7 @@ case "$mode" in
     ctest --test-dir build --output-on-failure --timeout 600 -j "$JOBS" -LE 'fuzz|soak' ;;
   sanitize)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-    configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DOPTICSD_SANITIZE=ON -DOPTICSD_BUILD_BENCHMARKS=OFF
+    configure_and_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPTICSD_SANITIZE=ON -DOPTICSD_BUILD_BENCHMARKS=OFF
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir build-asan --output-on-failure --timeout 600 -j "$JOBS" -L unit ;;
   fuzz-smoke)
