@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -13,9 +15,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "drivers/ethtool/ethtool_driver.hpp"
 #include "drivers/options/duration.hpp"
@@ -70,9 +69,9 @@ int runCapture(const CaptureOptions& options) {
       timer.wait();
     }
     bool done = false;
-    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
+    const auto now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     driver.poll(now_ms, [&](PollResult result) {
       for (auto& error : result.errors) errors.push_back(std::move(error));
       for (const auto& sample : result.samples) {
@@ -80,8 +79,10 @@ int runCapture(const CaptureOptions& options) {
       }
       done = true;
     });
+    // The link monitor keeps the loop busy, so run until this poll is done.
     io.restart();
-    io.run_for(std::chrono::seconds(30));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!done && std::chrono::steady_clock::now() < deadline) io.run_one_for(std::chrono::milliseconds(100));
     if (!done) {
       std::fprintf(stderr, "opticsd capture: the kernel did not answer within 30 s\n");
       return kExitFailed;
@@ -91,8 +92,8 @@ int runCapture(const CaptureOptions& options) {
 
   int written = 0;
   for (const auto& [name, port] : captured) {
-    const bool counters = std::any_of(port.steps.begin(), port.steps.end(),
-                                      [](const replay::FecStep& s) { return !s.fec.empty(); });
+    const bool counters =
+        std::any_of(port.steps.begin(), port.steps.end(), [](const replay::FecStep& s) { return !s.fec.empty(); });
     if (!port.first && !counters) {
       std::fprintf(stderr, "opticsd capture: %s: no module and no FEC counters, nothing to capture\n", name.c_str());
       continue;

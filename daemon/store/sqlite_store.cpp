@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <string>
@@ -63,6 +65,20 @@ std::string placeholders(std::size_t n) {
   std::string out;
   for (std::size_t i = 1; i <= n; ++i) out += (i > 1 ? ", ?" : "?") + std::to_string(i);
   return out;
+}
+
+// A file overwritten in place keeps its inode, and in WAL mode SQLite keeps
+// trusting its cached pages, so the writer would go on "committing" into
+// garbage. The 16-byte header magic (SQLite file format, section 1.3) is
+// checked before each batch instead; an empty file is a new database.
+bool headerIsSqlite(const std::string& path) {
+  static constexpr char kMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return true;  // gone: the inode check handles it
+  char head[16];
+  const std::size_t n = std::fread(head, 1, sizeof(head), f);
+  std::fclose(f);
+  return n == 0 || (n == sizeof(head) && std::memcmp(head, kMagic, sizeof(head)) == 0);
 }
 
 bool keepsConnection(int extended_code) {
@@ -392,6 +408,9 @@ Result<void> SqliteStore::ensureConnection() {
       std::filesystem::remove(path + "-wal", ec);
       std::filesystem::remove(path + "-shm", ec);
       if (options_.log) options_.log("history database " + path + " was removed or replaced; reopening");
+    } else if (!headerIsSqlite(path)) {
+      // Kept open: once the operator moves the broken file away, the inode check reopens.
+      return fail("history database " + path + " is not a SQLite file any more (overwritten or corrupted)");
     }
   }
   if (!connection_) {

@@ -2,12 +2,11 @@
 
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
-
-#include <cerrno>
-#include <cstring>
+#include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
-#include <spdlog/spdlog.h>
+#include <cerrno>
+#include <cstring>
 
 #include "drivers/ethtool/interface_selector.hpp"
 
@@ -81,8 +80,8 @@ void EthtoolDriver::resolveFamily(std::function<void()> then) {
       family_missing_ = true;  // kernel before 5.6: module pages through the ioctl only
       spdlog::info("target={} driver=ethtool netlink_family=absent fallback=ioctl", target_);
     } else if (reply.error != 0) {
-      result_.errors.push_back("target=" + target_ + " driver=ethtool resolving the ethtool netlink family: " +
-                               std::strerror(reply.error));
+      result_.errors.push_back("target=" + target_ +
+                               " driver=ethtool resolving the ethtool netlink family: " + std::strerror(reply.error));
       if (done_) {
         auto finish = std::move(done_);
         finish(std::move(result_));
@@ -92,8 +91,7 @@ void EthtoolDriver::resolveFamily(std::function<void()> then) {
       family_ = *family;
     } else {
       family_missing_ = true;
-      spdlog::warn("target={} driver=ethtool netlink_family=unparsable reason=\"{}\"", target_,
-                   family.error().message);
+      spdlog::warn("target={} driver=ethtool netlink_family=unparsable reason=\"{}\"", target_, family.error().message);
     }
     then();
   });

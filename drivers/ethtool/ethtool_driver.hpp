@@ -9,13 +9,12 @@
 // Threads: created, polled and destroyed on the io_context thread (Driver
 // contract). Blocking legacy ioctls run on a one-thread pool of its own.
 
+#include <boost/asio/thread_pool.hpp>
 #include <cstdint>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <boost/asio/thread_pool.hpp>
 
 #include "drivers/driver.hpp"
 #include "drivers/ethtool/link_monitor.hpp"

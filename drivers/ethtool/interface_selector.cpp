@@ -10,7 +10,8 @@ namespace {
 bool isGlob(const std::string& pattern) { return pattern.find_first_of("*?[") != std::string::npos; }
 }  // namespace
 
-InterfaceSelection selectInterfaces(const std::vector<std::string>& available, const std::vector<std::string>& patterns) {
+InterfaceSelection selectInterfaces(const std::vector<std::string>& available,
+                                    const std::vector<std::string>& patterns) {
   InterfaceSelection result;
   const bool all = patterns.empty() || std::find(patterns.begin(), patterns.end(), "all") != patterns.end();
   for (const auto& name : available) {
@@ -33,7 +34,8 @@ std::vector<std::string> systemInterfaces() {
   std::vector<std::string> names;
   struct if_nameindex* list = ::if_nameindex();
   if (list == nullptr) return names;
-  for (auto* entry = list; entry->if_index != 0 && entry->if_name != nullptr; ++entry) names.emplace_back(entry->if_name);
+  for (auto* entry = list; entry->if_index != 0 && entry->if_name != nullptr; ++entry)
+    names.emplace_back(entry->if_name);
   ::if_freenameindex(list);
   return names;
 }

@@ -12,7 +12,8 @@ struct InterfaceSelection {
   std::vector<std::string> missing;   // explicit names (no glob characters) the system does not have
 };
 
-InterfaceSelection selectInterfaces(const std::vector<std::string>& available, const std::vector<std::string>& patterns);
+InterfaceSelection selectInterfaces(const std::vector<std::string>& available,
+                                    const std::vector<std::string>& patterns);
 
 // The interfaces of this network namespace, in ifindex order (if_nameindex).
 std::vector<std::string> systemInterfaces();

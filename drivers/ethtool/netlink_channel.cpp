@@ -4,11 +4,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <boost/asio/post.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-
-#include <boost/asio/post.hpp>
 
 namespace opticsd::ethtool {
 namespace {

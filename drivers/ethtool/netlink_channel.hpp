@@ -9,15 +9,14 @@
 // Handlers run on that thread. Destroying or close()-ing the channel drops
 // pending handlers without calling them.
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
 
 #include "drivers/ethtool/netlink_message.hpp"
 #include "drivers/result.hpp"

@@ -72,7 +72,7 @@ Result<std::vector<std::uint8_t>> buildModuleEepromGet(std::uint16_t family, std
 Result<std::vector<std::uint8_t>> parseModuleEepromReply(std::span<const std::uint8_t> payload);
 
 struct FecReply {
-  FecCounters counters;                        // totals and per-lane corrected bits
+  FecCounters counters;  // totals and per-lane corrected bits
   std::vector<std::uint64_t> lane_corrected_blocks;
   std::optional<std::uint32_t> active_fec_bit;  // ETHTOOL_LINK_MODE_FEC_*_BIT
 };

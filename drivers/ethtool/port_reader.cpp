@@ -2,10 +2,9 @@
 
 #include <linux/ethtool_netlink.h>
 
+#include <boost/asio/post.hpp>
 #include <cerrno>
 #include <cstring>
-
-#include <boost/asio/post.hpp>
 
 #include "drivers/ethtool/legacy_module_reader.hpp"
 #include "drivers/ethtool/module_read_session.hpp"

@@ -7,12 +7,11 @@
 // Threads: start on the io_context thread; `done` runs there exactly once
 // (unless the channel is closed first, which drops it).
 
+#include <boost/asio/thread_pool.hpp>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <boost/asio/thread_pool.hpp>
 
 #include "drivers/ethtool/netlink_channel.hpp"
 #include "drivers/ethtool/port_reading.hpp"
@@ -21,8 +20,8 @@ namespace opticsd::ethtool {
 
 struct PortReadContext {
   boost::asio::io_context* io = nullptr;
-  std::shared_ptr<NetlinkChannel> channel;        // null: no ethtool netlink family (legacy only)
-  std::optional<GenlFamily> family;               // the resolved "ethtool" family
+  std::shared_ptr<NetlinkChannel> channel;          // null: no ethtool netlink family (legacy only)
+  std::optional<GenlFamily> family;                 // the resolved "ethtool" family
   boost::asio::thread_pool* legacy_pool = nullptr;  // where blocking ioctls run; null: no legacy fallback
 };
 

@@ -19,8 +19,7 @@ Sample sampleFromReading(const std::string& target, std::int64_t timestamp_ms, c
   return sample;
 }
 
-std::optional<std::uint64_t> bitsPerCorrectedBlock(std::optional<std::uint32_t> active_fec_bit,
-                                                   const LinkState& link) {
+std::optional<std::uint64_t> bitsPerCorrectedBlock(std::optional<std::uint32_t> active_fec_bit, const LinkState& link) {
   if (!active_fec_bit || *active_fec_bit != ETHTOOL_LINK_MODE_FEC_RS_BIT) return std::nullopt;
   double lane_gbps = 0;
   if (link.speed_gbps && link.lanes && *link.lanes > 0) lane_gbps = *link.speed_gbps / *link.lanes;

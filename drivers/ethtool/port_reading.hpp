@@ -32,7 +32,6 @@ Sample sampleFromReading(const std::string& target, std::int64_t timestamp_ms, c
 // PhyUtils): RS(528,514) 7 symbols = 35 bits on NRZ lanes, RS(544,514) 15
 // symbols = 75 bits on PAM4 lanes (50G and faster per lane). Nothing for
 // other FEC modes.
-std::optional<std::uint64_t> bitsPerCorrectedBlock(std::optional<std::uint32_t> active_fec_bit,
-                                                   const LinkState& link);
+std::optional<std::uint64_t> bitsPerCorrectedBlock(std::optional<std::uint32_t> active_fec_bit, const LinkState& link);
 
 }  // namespace opticsd::ethtool

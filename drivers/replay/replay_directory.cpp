@@ -61,8 +61,8 @@ Result<ReplayPort> loadPort(const fs::path& dir) {
     if (extension == ".dump") {
       auto text = readFile(file);
       if (!text) return tl::unexpected(text.error());
-      auto parsed = eeprom::parseDumpFileDetailed(
-          std::span(reinterpret_cast<const std::uint8_t*>(text->data()), text->size()));
+      auto parsed =
+          eeprom::parseDumpFileDetailed(std::span(reinterpret_cast<const std::uint8_t*>(text->data()), text->size()));
       if (!parsed) return fail(file.string() + ": " + parsed.error().message);
       from.memory = std::move(parsed->memory);
       from.notes = std::move(parsed->notes);
@@ -70,8 +70,7 @@ Result<ReplayPort> loadPort(const fs::path& dir) {
     port.modules.push_back(std::move(from));
   }
   if (ec) return fail(dir.string() + ": " + ec.message());
-  std::sort(port.modules.begin(), port.modules.end(),
-            [](const auto& a, const auto& b) { return a.step < b.step; });
+  std::sort(port.modules.begin(), port.modules.end(), [](const auto& a, const auto& b) { return a.step < b.step; });
   for (std::size_t i = 1; i < port.modules.size(); ++i) {
     if (port.modules[i].step == port.modules[i - 1].step) {
       return fail(dir.string() + ": two module files for step " + std::to_string(port.modules[i].step));

@@ -3,17 +3,15 @@
 // have no module, so this measures the netlink path: family, batching,
 // no-module detection and counters), reporting CPU time and netlink
 // syscalls per interface per cycle. Needs root; skipped otherwise.
+#include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
 
-#include <benchmark/benchmark.h>
-
+#include <boost/asio/io_context.hpp>
 #include <cstdlib>
 #include <optional>
 #include <string>
-
-#include <boost/asio/io_context.hpp>
 
 #include "drivers/ethtool/ethtool_driver.hpp"
 

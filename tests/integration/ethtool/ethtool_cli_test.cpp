@@ -1,6 +1,7 @@
 // `opticsd capture` and the ethtool/replay target configs, through the real
 // binary. Capture of a module needs one in this machine; without modules the
 // command must say so and fail cleanly, and a replay directory must validate.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "drivers/replay/replay_directory.hpp"
 
@@ -70,7 +69,8 @@ TEST(TargetConfig, EthtoolAndReplayTargetsValidate) {
   const auto replay = fs::path(OPTICSD_SOURCE_DIR) / "tests/fixtures/replay/synthetic-host";
   std::ofstream(dir / "good.yaml") << "targets:\n"
                                    << "  - name: local\n    driver: ethtool\n    interfaces: [lo, \"eth*\"]\n"
-                                   << "  - name: replayed\n    driver: replay\n    directory: " << replay.string() << "\n";
+                                   << "  - name: replayed\n    driver: replay\n    directory: " << replay.string()
+                                   << "\n";
   auto good = run("check-config " + (dir / "good.yaml").string());
   EXPECT_EQ(good.status, 0) << good.output;
   std::ofstream(dir / "bad.yaml") << "targets:\n"

@@ -4,6 +4,7 @@
 // rtnetlink link-down counting and the permission boundary are exercised for
 // real (nothing mocked).
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <linux/capability.h>
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
@@ -14,14 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <map>
 #include <string>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <gtest/gtest.h>
 
 #include "drivers/ethtool/ethtool_driver.hpp"
 #include "drivers/ethtool/legacy_module_reader.hpp"
@@ -105,7 +104,8 @@ TEST_F(EthtoolKernel, FamilyAndMessagesAgainstTheKernel) {
   // veth implements link settings: 10 Gb/s, link state from the peer's carrier.
   ASSERT_EQ(sh("ip link set va up && ip link set vb up"), 0);
   auto seq = ch.nextSeq();
-  auto modes = ask(io, ch, seq, *buildEthtoolGet(ethtool.id, ETHTOOL_MSG_LINKMODES_GET, seq, "va", ETHTOOL_FLAG_COMPACT_BITSETS));
+  auto modes = ask(io, ch, seq,
+                   *buildEthtoolGet(ethtool.id, ETHTOOL_MSG_LINKMODES_GET, seq, "va", ETHTOOL_FLAG_COMPACT_BITSETS));
   ASSERT_EQ(modes.error, 0) << modes.error_message;
   auto parsed_modes = parseLinkModesReply(modes.message.payload);
   ASSERT_TRUE(parsed_modes);
@@ -278,7 +278,8 @@ int ethtoolErrno(std::uint8_t command, bool module_page) {
   reply.reset();
   seq = ch.nextSeq();
   auto message = module_page ? buildModuleEepromGet(family->id, seq, "lo", eeprom::PageRequest{})
-                             : buildEthtoolGet(family->id, command, seq, "lo", command == ETHTOOL_MSG_FEC_GET ? ETHTOOL_FLAG_STATS : 0);
+                             : buildEthtoolGet(family->id, command, seq, "lo",
+                                               command == ETHTOOL_MSG_FEC_GET ? ETHTOOL_FLAG_STATS : 0);
   ch.request(seq, std::move(*message), [&](NetlinkChannel::Reply r) { reply = std::move(r); });
   if (!runUntil(io, [&] { return reply.has_value(); })) return 95;
   return reply->error;

@@ -1,8 +1,7 @@
 #include "drivers/ethtool/legacy_module_reader.hpp"
 
-#include <linux/ethtool.h>
-
 #include <gtest/gtest.h>
+#include <linux/ethtool.h>
 
 namespace opticsd::ethtool {
 namespace {

@@ -1,13 +1,12 @@
 #include "drivers/ethtool/netlink_message.hpp"
 
+#include <gtest/gtest.h>
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
-
-#include <gtest/gtest.h>
 
 #include "netlink_test_bytes.hpp"
 
@@ -22,6 +21,7 @@ static_assert(ETHTOOL_MSG_LINKMODES_GET == 4 && ETHTOOL_MSG_LINKSTATE_GET == 6 &
               ETHTOOL_MSG_MODULE_EEPROM_GET == 31);
 
 TEST(NetlinkMessage, GetFamilyIsByteExact) {
+  // clang-format off
   const Bytes expected = {
       0x20, 0x00, 0x00, 0x00,  // nlmsg_len 32
       0x10, 0x00,              // GENL_ID_CTRL
@@ -32,6 +32,7 @@ TEST(NetlinkMessage, GetFamilyIsByteExact) {
       0x0c, 0x00, 0x02, 0x00,  // CTRL_ATTR_FAMILY_NAME, 12 bytes
       'e',  't',  'h',  't',  'o', 'o', 'l', 0x00,
   };
+  // clang-format on
   EXPECT_EQ(buildGetFamily(7, "ethtool"), expected);
 }
 
@@ -42,6 +43,7 @@ TEST(NetlinkMessage, ModuleEepromGetIsByteExact) {
   request.page = 0x11;
   request.offset = 128;
   request.length = 128;
+  // clang-format off
   const Bytes expected = {
       0x4c, 0x00, 0x00, 0x00,  // nlmsg_len 76
       0x14, 0x00,              // family id 20
@@ -58,12 +60,14 @@ TEST(NetlinkMessage, ModuleEepromGetIsByteExact) {
       0x05, 0x00, 0x05, 0x00, 0x01, 0x00, 0x00, 0x00,  // BANK 1
       0x05, 0x00, 0x06, 0x00, 0x50, 0x00, 0x00, 0x00,  // I2C_ADDRESS 0x50
   };
+  // clang-format on
   auto built = buildModuleEepromGet(20, 0x01020304, "eth2", request);
   ASSERT_TRUE(built) << built.error().message;
   EXPECT_EQ(*built, expected);
 }
 
 TEST(NetlinkMessage, FecGetCarriesStatsFlag) {
+  // clang-format off
   const Bytes expected = {
       0x2c, 0x00, 0x00, 0x00,  // nlmsg_len 44
       0x14, 0x00, 0x01, 0x00, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -72,6 +76,7 @@ TEST(NetlinkMessage, FecGetCarriesStatsFlag) {
       0x0b, 0x00, 0x02, 0x00, 'e', 'n', 'p', '1', 's', '0', 0x00, 0x00,  // DEV_NAME "enp1s0", 11 bytes
       0x08, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x00,                    // FLAGS = ETHTOOL_FLAG_STATS
   };
+  // clang-format on
   auto built = buildEthtoolGet(20, ETHTOOL_MSG_FEC_GET, 9, "enp1s0", ETHTOOL_FLAG_STATS);
   ASSERT_TRUE(built);
   EXPECT_EQ(*built, expected);
@@ -136,10 +141,10 @@ TEST(NetlinkMessage, FamilyReplyWithOperations) {
 TEST(NetlinkMessage, ModuleEepromReplyData) {
   Bytes page(128);
   for (std::size_t i = 0; i < page.size(); ++i) page[i] = static_cast<std::uint8_t>(i * 3);
-  const auto payload = genl(ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY,
-                            concat({attr(ETHTOOL_A_MODULE_EEPROM_HEADER | NLA_F_NESTED,
-                                         attr(ETHTOOL_A_HEADER_DEV_NAME, str("eth2"))),
-                                    attr(ETHTOOL_A_MODULE_EEPROM_DATA, page)}));
+  const auto payload =
+      genl(ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY,
+           concat({attr(ETHTOOL_A_MODULE_EEPROM_HEADER | NLA_F_NESTED, attr(ETHTOOL_A_HEADER_DEV_NAME, str("eth2"))),
+                   attr(ETHTOOL_A_MODULE_EEPROM_DATA, page)}));
   auto data = parseModuleEepromReply(payload);
   ASSERT_TRUE(data);
   EXPECT_EQ(*data, page);
@@ -156,9 +161,10 @@ TEST(NetlinkMessage, FecReplyTotalsAndLanes) {
       attr(ETHTOOL_A_FEC_STAT_UNCORR, u64s({3})),
       attr(ETHTOOL_A_FEC_STAT_CORR_BITS, u64s({5'000'000'000ull, 1, 2, 3, 4})),
   });
-  const auto payload = genl(ETHTOOL_MSG_FEC_GET_REPLY,
-                            concat({attr(ETHTOOL_A_FEC_ACTIVE, scalarBytes<std::uint32_t>(ETHTOOL_LINK_MODE_FEC_RS_BIT)),
-                                    attr(ETHTOOL_A_FEC_STATS | NLA_F_NESTED, stats)}));
+  const auto payload =
+      genl(ETHTOOL_MSG_FEC_GET_REPLY,
+           concat({attr(ETHTOOL_A_FEC_ACTIVE, scalarBytes<std::uint32_t>(ETHTOOL_LINK_MODE_FEC_RS_BIT)),
+                   attr(ETHTOOL_A_FEC_STATS | NLA_F_NESTED, stats)}));
   auto fec = parseFecReply(payload);
   ASSERT_TRUE(fec) << fec.error().message;
   EXPECT_EQ(fec->active_fec_bit, ETHTOOL_LINK_MODE_FEC_RS_BIT);
@@ -178,10 +184,10 @@ TEST(NetlinkMessage, FecReplyWithoutStatsLeavesCountersUnreported) {
 }
 
 TEST(NetlinkMessage, LinkModesSpeedLanesAndUnknownSpeed) {
-  auto modes = parseLinkModesReply(genl(ETHTOOL_MSG_LINKMODES_GET_REPLY,
-                                        concat({attr(ETHTOOL_A_LINKMODES_SPEED, scalarBytes<std::uint32_t>(400000)),
-                                                attr(ETHTOOL_A_LINKMODES_LANES, scalarBytes<std::uint32_t>(8)),
-                                                attr(ETHTOOL_A_LINKMODES_DUPLEX, scalarBytes<std::uint8_t>(1))})));
+  auto modes = parseLinkModesReply(
+      genl(ETHTOOL_MSG_LINKMODES_GET_REPLY, concat({attr(ETHTOOL_A_LINKMODES_SPEED, scalarBytes<std::uint32_t>(400000)),
+                                                    attr(ETHTOOL_A_LINKMODES_LANES, scalarBytes<std::uint32_t>(8)),
+                                                    attr(ETHTOOL_A_LINKMODES_DUPLEX, scalarBytes<std::uint8_t>(1))})));
   ASSERT_TRUE(modes);
   EXPECT_EQ(modes->speed_mbps, 400000u);
   EXPECT_EQ(modes->lanes, 8u);

@@ -56,7 +56,8 @@ TEST(FecSequence, FormatReadsBack) {
   link.lanes = 8;
   link.up = true;
   const auto line = formatFecStep(fec, link);
-  EXPECT_EQ(line, "corrected_bits=123456789012 uncorrectable_blocks=3 lane_corrected_bits=1,-,3 speed_gbps=400 lanes=8 up=1");
+  EXPECT_EQ(line,
+            "corrected_bits=123456789012 uncorrectable_blocks=3 lane_corrected_bits=1,-,3 speed_gbps=400 lanes=8 up=1");
   auto back = parseFecSequence(line);
   ASSERT_TRUE(back);
   ASSERT_EQ(back->size(), 1u);

@@ -4,14 +4,14 @@
 // BER deriver. Expected values are worked out here from the bytes written.
 #include "drivers/replay/replay_driver.hpp"
 
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <boost/asio/io_context.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <boost/asio/io_context.hpp>
-#include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include "daemon/pipeline/fec_ber_deriver.hpp"
 #include "drivers/eeprom/decoder.hpp"
@@ -45,7 +45,8 @@ const Lane* lane(const Sample& s, std::uint16_t number) {
 class TempDir {
  public:
   TempDir() {
-    path_ = fs::temp_directory_path() / ("opticsd-replay-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    path_ =
+        fs::temp_directory_path() / ("opticsd-replay-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -160,8 +161,9 @@ TEST(ReplayDriver, TruncatedPageIsAnIssueAndTheRestStillDecodes) {
   const auto& s = port(result, "trunc0");
   EXPECT_EQ(s.identity.serial, "TRUNCSER1");
   bool short_read = false;
-  for (const auto& issue : s.issues) short_read = short_read || (issue.find("short read") != std::string::npos &&
-                                                                   issue.find("page 0x03") != std::string::npos);
+  for (const auto& issue : s.issues)
+    short_read =
+        short_read || (issue.find("short read") != std::string::npos && issue.find("page 0x03") != std::string::npos);
   EXPECT_TRUE(short_read);
   // The 48 bytes that are there (temperature and Vcc thresholds) decode; the
   // lane thresholds beyond the cut are not reported.
@@ -197,7 +199,7 @@ TEST(ReplayDriver, FecSequenceWithResetThroughTheDeriver) {
     osfp_ber.push_back(port(result, "osfp0").module[ModuleMetric::kPreFecBerRatio]);
   }
   const double carried = 4 * 25.78125e9 * 10;  // 100G: 4 lanes x 25.78125 Gb/s x 10 s
-  EXPECT_FALSE(port_ber[0]);  // first sample
+  EXPECT_FALSE(port_ber[0]);                   // first sample
   ASSERT_TRUE(port_ber[1]);
   EXPECT_NEAR(*port_ber[1], (1031250 - 1000) / carried, 1e-15);
   EXPECT_NEAR(*lane1_ber[1], (257812 - 250) / (carried / 4), 1e-15);
@@ -294,7 +296,8 @@ TEST(ReplayDriver, SameSamplesAsTheDecodersGoldenFixtures) {
     }
     for (std::size_t l = 0; l < direct.lanes.size(); ++l) {
       for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
-        EXPECT_EQ(replayed.lanes[l].values[static_cast<LaneMetric>(m)], direct.lanes[l].values[static_cast<LaneMetric>(m)])
+        EXPECT_EQ(replayed.lanes[l].values[static_cast<LaneMetric>(m)],
+                  direct.lanes[l].values[static_cast<LaneMetric>(m)])
             << "lane " << l + 1 << " metric " << m;
       }
     }
