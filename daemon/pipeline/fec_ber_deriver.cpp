@@ -60,6 +60,10 @@ std::optional<PortRate> portRate(const LinkState& link, std::size_t lane_counter
 
 void FecBerDeriver::forget(const std::string& target, const std::string& port) { previous_.erase({target, port}); }
 
+void FecBerDeriver::forgetTarget(const std::string& target) {
+  previous_.erase(previous_.lower_bound({target, std::string()}), previous_.lower_bound({target + '\0', std::string()}));
+}
+
 void FecBerDeriver::apply(Sample& sample) {
   if (sample.fec.empty()) return;
   const auto key = std::make_pair(sample.target, sample.port);
@@ -110,7 +114,8 @@ void FecBerDeriver::apply(Sample& sample) {
   for (std::size_t i = 0; i < lane_count; ++i) {
     if (!lane_bits[i]) continue;
     const auto number = static_cast<std::uint16_t>(i + 1);
-    auto lane = std::find_if(sample.lanes.begin(), sample.lanes.end(), [&](const Lane& l) { return l.number == number; });
+    auto lane =
+        std::find_if(sample.lanes.begin(), sample.lanes.end(), [&](const Lane& l) { return l.number == number; });
     if (lane == sample.lanes.end()) {
       sample.lanes.push_back(Lane{});
       sample.lanes.back().number = number;

@@ -50,6 +50,8 @@ class FecBerDeriver {
 
   // Forgets a port (removed from the config).
   void forget(const std::string& target, const std::string& port);
+  // Forgets every port of a target (a reload removed it).
+  void forgetTarget(const std::string& target);
   std::size_t ports() const { return previous_.size(); }
 
  private:

@@ -16,6 +16,7 @@ void Pipeline::setTargets(const std::vector<std::string>& targets) {
       latest_.removeTarget(old);
       self_.removeTarget(old);
       failing_.erase(old);
+      fec_.forgetTarget(old);
     }
   }
   targets_ = std::move(next);
@@ -46,6 +47,7 @@ void Pipeline::onReport(PollReport& report) {
   for (auto& sample : samples) {
     sample.target = report.target;
     if (sample.timestamp_ms == 0) sample.timestamp_ms = report.started_ms;
+    fec_.apply(sample);
   }
   if (report.ok) {
     for (auto& stage : neighbor_stages_) stage(report.target, report.result.neighbors);

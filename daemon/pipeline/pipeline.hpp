@@ -14,6 +14,7 @@
 #include "daemon/exporter/latest_samples.hpp"
 #include "daemon/exporter/self_metrics.hpp"
 #include "daemon/log/log.hpp"
+#include "daemon/pipeline/fec_ber_deriver.hpp"
 #include "daemon/scheduler/scheduler.hpp"
 
 namespace opticsd {
@@ -48,6 +49,7 @@ class Pipeline {
   LatestSamples& latest_;
   SelfMetrics& self_;
   SqliteStore* store_;
+  FecBerDeriver fec_;  // pre-FEC BER from counters, for every driver, before any stage
   std::vector<Stage> stages_;
   std::vector<NeighborStage> neighbor_stages_;
   std::set<std::string, std::less<>> targets_;

@@ -189,6 +189,9 @@ Result<void> NetSnmpSession::start() {
   std::memset(s.securityAuthKey, 0, sizeof(s.securityAuthKey));
   std::memset(s.securityPrivKey, 0, sizeof(s.securityPrivKey));
   if (!sessp_) return fail(config_.describe() + ": cannot open session: " + snmp_api_errstring(s.s_snmp_errno));
+  // snmp_sess_open clears DONT_PROBE on the session it returns; without it
+  // the first send runs net-snmp's blocking engine-ID probe on our thread.
+  if (config_.version == SnmpVersion::kV3) snmp_sess_session(sessp_)->flags |= SNMP_FLAGS_DONT_PROBE;
 
   if (config_.version == SnmpVersion::kV3) {
     if (engine.empty()) {

@@ -1,3 +1,4 @@
+#include <cctype>
 #include "drivers/snmp/session_config.hpp"
 
 #include <cstdlib>
@@ -85,27 +86,36 @@ std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
       options.error("security_level", "expected noAuthNoPriv, authNoPriv or authPriv");
     }
   }
+  // Operators write SHA256, SHA-256 or sha256 (net-snmp tools, vendor CLIs):
+  // case and dashes are ignored.
+  auto normalized = [](std::string text) {
+    std::erase(text, '-');
+    for (char& ch : text) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return text;
+  };
   if (auto proto = options.optionalString("auth_protocol")) {
-    if (*proto == "SHA" || *proto == "sha") {
+    const std::string name = normalized(*proto);
+    if (name == "SHA") {
       c.auth_protocol = AuthProtocol::kSha;
-    } else if (*proto == "SHA-224" || *proto == "sha224") {
+    } else if (name == "SHA224") {
       c.auth_protocol = AuthProtocol::kSha224;
-    } else if (*proto == "SHA-256" || *proto == "sha256") {
+    } else if (name == "SHA256") {
       c.auth_protocol = AuthProtocol::kSha256;
-    } else if (*proto == "SHA-384" || *proto == "sha384") {
+    } else if (name == "SHA384") {
       c.auth_protocol = AuthProtocol::kSha384;
-    } else if (*proto == "SHA-512" || *proto == "sha512") {
+    } else if (name == "SHA512") {
       c.auth_protocol = AuthProtocol::kSha512;
-    } else if (*proto == "MD5" || *proto == "md5") {
+    } else if (name == "MD5") {
       c.auth_protocol = AuthProtocol::kMd5;
     } else {
       options.error("auth_protocol", "expected SHA, SHA-224, SHA-256, SHA-384, SHA-512 or MD5");
     }
   }
   if (auto proto = options.optionalString("priv_protocol")) {
-    if (*proto == "AES" || *proto == "AES-128" || *proto == "aes") {
+    const std::string name = normalized(*proto);
+    if (name == "AES" || name == "AES128") {
       c.priv_protocol = PrivProtocol::kAes128;
-    } else if (*proto == "DES" || *proto == "des") {
+    } else if (name == "DES") {
       c.priv_protocol = PrivProtocol::kDes;
     } else {
       options.error("priv_protocol", "expected AES-128 or DES");

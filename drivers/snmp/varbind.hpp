@@ -46,8 +46,10 @@ struct Varbind {
   std::optional<std::int64_t> asInteger() const;
   // An unsigned counter value from Counter32/Counter64/Gauge32 (or a non-negative INTEGER).
   std::optional<std::uint64_t> asCounter() const;
-  // Text from an OCTET STRING (trailing NULs and spaces trimmed).
+  // Text from an OCTET STRING: at most kMaxTextBytes, trailing NULs and
+  // spaces trimmed, bytes that are not UTF-8 replaced by '?'.
   std::optional<std::string> asText() const;
+  static constexpr std::size_t kMaxTextBytes = 255;
 
   static Varbind integerValue(Oid oid, std::int64_t v);
   static Varbind unsignedValue(Oid oid, VarType type, std::uint64_t v);

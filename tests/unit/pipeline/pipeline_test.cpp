@@ -75,5 +75,31 @@ TEST_F(PipelineTest, ResultsOfRemovedTargetsAreDropped) {
   EXPECT_EQ(pipeline.cycles(), 1u);
 }
 
+TEST_F(PipelineTest, DerivesPreFecBerFromCountersBeforeAnyStage) {
+  pipeline.setTargets({"host-1"});
+  std::vector<std::optional<double>> seen;
+  pipeline.addStage([&](const std::string&, std::vector<Sample>& samples) {
+    seen.push_back(samples.at(0).module[ModuleMetric::kPreFecBerRatio]);
+  });
+  auto withCounters = [](std::int64_t t_ms, std::uint64_t corrected_bits) {
+    PollReport r = report("host-1", 1);
+    r.started_ms = t_ms;
+    Sample& s = r.result.samples[0];
+    s.link.lanes = 4;
+    s.link.lane_line_rate_gbps = 25.78125;  // 100G over 4 x 25G NRZ lanes with RS(528) overhead
+    s.fec.corrected_bits_total = corrected_bits;
+    return r;
+  };
+  auto first = withCounters(1'000'000, 5'000);
+  pipeline.onReport(first);
+  auto second = withCounters(1'010'000, 5'000 + 10'313);  // 10 s later
+  pipeline.onReport(second);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_FALSE(seen[0]) << "one sample has no rate: not reported, never 0";
+  ASSERT_TRUE(seen[1]);
+  // 10,313 bits / (4 lanes x 25.78125e9 b/s x 10 s) = 1.00005e-8
+  EXPECT_NEAR(*seen[1], 1.00005e-8, 1e-12);
+}
+
 }  // namespace
 }  // namespace opticsd
