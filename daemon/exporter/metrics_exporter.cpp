@@ -1,6 +1,7 @@
 #include "daemon/exporter/metrics_exporter.hpp"
 
 #include <CivetServer.h>
+#include <malloc.h>
 #include <prometheus/text_serializer.h>
 
 #include <algorithm>
@@ -17,13 +18,19 @@ class MetricsExporter::Handler : public CivetHandler {
   explicit Handler(MetricsExporter& exporter) : exporter_(exporter) {}
 
   bool handleGet(CivetServer*, mg_connection* conn) override {
-    const std::string body = exporter_.render();
-    mg_printf(conn,
-              "HTTP/1.1 200 OK\r\n"
-              "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
-              "Content-Length: %zu\r\n\r\n",
-              body.size());
-    mg_write(conn, body.data(), body.size());
+    {
+      const std::string body = exporter_.render();
+      mg_printf(conn,
+                "HTTP/1.1 200 OK\r\n"
+                "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
+                "Content-Length: %zu\r\n\r\n",
+                body.size());
+      mg_write(conn, body.data(), body.size());
+    }
+    // A large fleet's exposition is tens of megabytes built from many
+    // growing buffers; give those pages back between scrapes instead of
+    // keeping the high-water mark resident for good.
+    malloc_trim(0);
     return true;
   }
 

@@ -70,10 +70,10 @@ const std::vector<FamilySpec>& familySpecs() {
     }
     t[kModuleAlarmFlag] =
         family("opticsd_module_alarm_flag",
-               "Latched module alarm/warning flag per metric and level (1 = raised), where reported.", gauge);
+               "Latched module alarm/warning flag per metric and level; present (1) only while raised.", gauge);
     t[kLaneAlarmFlag] =
         family("opticsd_lane_alarm_flag",
-               "Latched lane alarm/warning flag per metric and level (1 = raised), where reported.", gauge);
+               "Latched lane alarm/warning flag per metric and level; present (1) only while raised.", gauge);
     t[kLaneDataPathState] =
         family("opticsd_lane_data_path_state", "CMIS data path state code of the lane (4 = activated).", gauge);
     t[kFecCorrectedBlocks] =

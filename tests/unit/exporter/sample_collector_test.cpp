@@ -86,8 +86,9 @@ TEST(SampleCollector, ModuleValuesThresholdsAndFlags) {
             std::nullopt);
   const std::string flag = "opticsd_module_alarm_flag{" + kModule + R"(,metric="temperature_celsius",level=")";
   EXPECT_EQ(valueOf(text, flag + "high_warning\"}"), 1);
-  EXPECT_EQ(valueOf(text, flag + "high_alarm\"}"), 0);
-  EXPECT_EQ(valueOf(text, flag + "low_alarm\"}"), 0);
+  // Flags that are not raised have no series.
+  EXPECT_EQ(valueOf(text, flag + "high_alarm\"}"), std::nullopt);
+  EXPECT_EQ(valueOf(text, flag + "low_alarm\"}"), std::nullopt);
   EXPECT_EQ(valueOf(text, "opticsd_module_present{" + kModule + "}"), 1);
 }
 
@@ -120,7 +121,7 @@ TEST(SampleCollector, LaneValuesStatusAndNoLightFloor) {
   EXPECT_DOUBLE_EQ(valueOf(text, "opticsd_lane_pre_fec_ber_ratio{" + lane(1) + "}").value_or(0), 2.5e-5);
   const std::string flag = "opticsd_lane_alarm_flag{" + lane(1) + R"(,metric="rx_power_dbm",level=")";
   EXPECT_EQ(valueOf(text, flag + "low_alarm\"}"), 1);
-  EXPECT_EQ(valueOf(text, flag + "high_alarm\"}"), 0);
+  EXPECT_EQ(valueOf(text, flag + "high_alarm\"}"), std::nullopt);
   EXPECT_EQ(valueOf(text, "opticsd_lane_threshold_rx_power_dbm{" + kModule + R"(,level="low_warning"})"), -10.4);
   // Lane 2 is rendered once, from its first occurrence.
   EXPECT_DOUBLE_EQ(valueOf(text, "opticsd_lane_tx_bias_amperes{" + lane(2) + "}").value_or(0), 7.0e-3);
