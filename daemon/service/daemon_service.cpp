@@ -1,5 +1,6 @@
 #include "daemon/service/daemon_service.hpp"
 
+#include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 
 #include <boost/asio/io_context.hpp>
@@ -53,6 +54,40 @@ Result<ExporterOptions> exporterOptions(const ListenConfig& listen) {
     options.basic_auth = ExporterOptions::BasicAuth{listen.basic_auth_user, *password};
   }
   return options;
+}
+
+// Secrets readable by other local users are as good as published: warn at
+// start about a secret file (SNMP *_file keys, the basic-auth password file)
+// or a config holding inline secrets that others can read. Paths and key
+// names only, never the secret.
+void warnAboutReadableSecrets(const Config& config) {
+  static constexpr std::string_view kSecretKeys[] = {"community", "auth_password", "priv_password"};
+  auto othersCanRead = [](const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && (st.st_mode & S_IROTH) != 0;
+  };
+  auto warn = [](const std::string& path, const std::string& holds) {
+    spdlog::warn("secret readable by other users path={} holds={} fix=\"chmod o-rwx\"", logValue(path),
+                 logValue(holds));
+  };
+  std::vector<std::string> inline_secrets;
+  for (const auto& target : config.targets) {
+    if (!target.options.IsMap()) continue;
+    for (const auto& key : kSecretKeys) {
+      const YAML::Node file = target.options[std::string(key) + "_file"];
+      if (file && file.IsScalar() && othersCanRead(file.Scalar())) {
+        warn(file.Scalar(), target.name + "." + std::string(key));
+      }
+      if (target.options[std::string(key)]) inline_secrets.push_back(target.name + "." + std::string(key));
+    }
+  }
+  const auto& auth_file = config.listen.basic_auth_password_file;
+  if (!auth_file.empty() && othersCanRead(auth_file)) warn(auth_file, "listen.basic_auth_password_file");
+  if (!inline_secrets.empty() && config.source != "<embedded demo>" && othersCanRead(config.source)) {
+    std::string keys;
+    for (const auto& k : inline_secrets) keys += (keys.empty() ? "" : ",") + k;
+    warn(config.source, "inline " + keys);
+  }
 }
 
 class DaemonService {
@@ -264,6 +299,7 @@ int runDaemon(const RunOptions& options) {
     return 2;
   }
   if (!configureLogging(config->log_level)) configureLogging("info");
+  warnAboutReadableSecrets(*config);
   return DaemonService(options, std::move(*config)).run();
 }
 

@@ -582,13 +582,30 @@ void SqliteStore::run() {
       backoff = options_.retry_initial;
       // Before flush() returns, so a flushed store has also applied retention.
       if (options_.retention.count() > 0 && std::chrono::steady_clock::now() >= next_retention_) runRetention();
+      std::uint64_t abandoned_cycles = 0;
+      std::uint64_t abandoned_samples = 0;
       {
         std::lock_guard lock(mutex_);
         finished_total_ += batch_.size();
         in_flight_cycles_ = 0;
+        if (stop_ && !queue_.empty()) {
+          // The destructor's one last attempt was this batch: a backlog left
+          // after flush() timed out would hold shutdown past systemd's
+          // TimeoutStopSec (and be SIGKILLed, uncounted). Count it as dropped.
+          abandoned_cycles = queue_.size();
+          for (const Queued& q : queue_) abandoned_samples += q.cycle.size();
+          stats_.dropped_cycles_total += abandoned_cycles;
+          stats_.dropped_samples_total += abandoned_samples;
+          finished_total_ += abandoned_cycles;
+          queue_.clear();
+        }
       }
       batch_.clear();
       written_.notify_all();
+      if (abandoned_cycles > 0 && options_.log) {
+        options_.log("history writer stopped with a backlog: " + std::to_string(abandoned_cycles) + " cycles (" +
+                     std::to_string(abandoned_samples) + " samples) counted as dropped");
+      }
       continue;
     }
 

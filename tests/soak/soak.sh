@@ -36,7 +36,7 @@ PID=$!
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$PID/status"; }
 fds() { find "/proc/$PID/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 polls() {
-  curl -sf --max-time 30 "http://127.0.0.1:$PORT/metrics" |
+  curl -sf --max-time 120 "http://127.0.0.1:$PORT/metrics" |
     awk '/^opticsd_poll_duration_seconds_count/ {n += $2} END {print n + 0}'
 }
 
