@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/rules/findings_format.hpp"
 #include "daemon/rules/findings_store.hpp"
@@ -27,13 +28,9 @@ int runFindings(const FindingsArgs& args) {
     std::fprintf(stderr, "opticsd findings: %s\n", message.c_str());
     return 1;
   };
-  std::string path = args.db;
-  if (path.empty() && !args.config.empty()) {
-    auto config = loadConfigFile(args.config);
-    if (!config) return error(config.error().format());
-    path = config->storage.path.string();
-  }
-  if (path.empty()) path = (defaultStateDirectory() / "history.db").string();
+  auto database = historyDatabasePath(args.db, args.config);
+  if (!database) return error(database.error().message);
+  const std::string& path = *database;
   FindingsFilter filter;
   filter.active_only = args.active;
   filter.target = args.target;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/store/history_format.hpp"
 #include "daemon/store/history_query.hpp"
@@ -34,14 +35,9 @@ int runHistory(const HistoryArgs& args) {
   auto format = parseHistoryFormat(args.format);
   if (!format) return error(format.error().message);
 
-  // The database: --db, else the one the config (or the default) points at.
-  std::string path = args.db;
-  if (path.empty() && !args.config.empty()) {
-    auto config = loadConfigFile(args.config);
-    if (!config) return error(config.error().format());
-    path = config->storage.path.string();
-  }
-  if (path.empty()) path = (defaultStateDirectory() / "history.db").string();
+  auto database = historyDatabasePath(args.db, args.config);
+  if (!database) return error(database.error().message);
+  const std::string& path = *database;
 
   HistoryFilter filter;
   filter.target = args.target;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/rules/findings_format.hpp"
 #include "daemon/rules/findings_store.hpp"
@@ -23,13 +24,9 @@ int runSuspects(const SuspectsArgs& args) {
     std::fprintf(stderr, "opticsd suspects: %s\n", message.c_str());
     return 1;
   };
-  std::string path = args.db;
-  if (path.empty() && !args.config.empty()) {
-    auto config = loadConfigFile(args.config);
-    if (!config) return error(config.error().format());
-    path = config->storage.path.string();
-  }
-  if (path.empty()) path = (defaultStateDirectory() / "history.db").string();
+  auto database = historyDatabasePath(args.db, args.config);
+  if (!database) return error(database.error().message);
+  const std::string& path = *database;
   auto suspects = FindingsStore::loadSuspects(path);
   if (!suspects) return error(suspects.error().message);
   if (args.limit > 0 && suspects->size() > args.limit) suspects->resize(args.limit);
