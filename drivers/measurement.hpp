@@ -44,32 +44,39 @@ inline constexpr std::size_t kLaneMetricCount = static_cast<std::size_t>(LaneMet
 
 // How a metric is named everywhere: `key` is the store column and the suffix
 // of the Prometheus name (opticsd_module_<key> / opticsd_lane_<key>).
+//
+// `min`..`max` is the physically possible range, far wider than any module's
+// alarm limits: a value outside it (a sensor scale of 10^24 giving 2e41 °C, a
+// BER above 1) is a broken device or MIB, and is dropped as not reported
+// rather than exported, alerted on or stored (drivers/plausibility.hpp).
 struct MetricInfo {
   std::string_view key;
   std::string_view help;
+  double min;
+  double max;
 };
 
 inline constexpr std::array<MetricInfo, kModuleMetricCount> kModuleMetricInfo{{
-    {"temperature_celsius", "Module case temperature in degrees Celsius."},
-    {"supply_voltage_volts", "Module supply voltage (Vcc) in volts."},
-    {"laser_temperature_celsius", "Laser temperature from CMIS VDM in degrees Celsius."},
-    {"pre_fec_ber_ratio", "Port pre-FEC bit error ratio (reported, or corrected bits over bits carried)."},
-    {"post_fec_ber_ratio", "Port post-FEC bit error ratio where reported."},
-    {"laser_age_ratio", "Laser age from CMIS VDM as a fraction of rated life (1 = end of life), worst lane."},
+    {"temperature_celsius", "Module case temperature in degrees Celsius.", -150, 250},
+    {"supply_voltage_volts", "Module supply voltage (Vcc) in volts.", 0, 20},
+    {"laser_temperature_celsius", "Laser temperature from CMIS VDM in degrees Celsius.", -150, 250},
+    {"pre_fec_ber_ratio", "Port pre-FEC bit error ratio (reported, or corrected bits over bits carried).", 0, 1},
+    {"post_fec_ber_ratio", "Port post-FEC bit error ratio where reported.", 0, 1},
+    {"laser_age_ratio", "Laser age from CMIS VDM as a fraction of rated life (1 = end of life), worst lane.", 0, 100},
 }};
 
 inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
-    {"tx_bias_milliamperes", "Laser bias current in milliamperes."},
-    {"tx_power_dbm", "Transmitted optical power in dBm (-40 dBm floor when dark)."},
-    {"rx_power_dbm", "Received optical power in dBm (-40 dBm floor when dark)."},
-    {"pre_fec_ber_ratio", "Lane pre-FEC bit error ratio, media side, current."},
-    {"pre_fec_ber_min_ratio", "Lane pre-FEC bit error ratio, media side, minimum over the module's VDM interval."},
-    {"pre_fec_ber_max_ratio", "Lane pre-FEC bit error ratio, media side, maximum over the module's VDM interval."},
-    {"pre_fec_ber_avg_ratio", "Lane pre-FEC bit error ratio, media side, average over the module's VDM interval."},
-    {"host_pre_fec_ber_ratio", "Lane pre-FEC bit error ratio, host side, current."},
-    {"errored_frames_ratio", "Lane errored frames ratio (VDM FERC), media side, current."},
-    {"esnr_decibels", "Lane electrical signal-to-noise ratio (VDM eSNR) in dB."},
-    {"ltp_decibels", "Lane PAM4 level transition parameter (VDM LTP) in dB."},
+    {"tx_bias_milliamperes", "Laser bias current in milliamperes.", 0, 1000},
+    {"tx_power_dbm", "Transmitted optical power in dBm (-40 dBm floor when dark).", -100, 40},
+    {"rx_power_dbm", "Received optical power in dBm (-40 dBm floor when dark).", -100, 40},
+    {"pre_fec_ber_ratio", "Lane pre-FEC bit error ratio, media side, current.", 0, 1},
+    {"pre_fec_ber_min_ratio", "Lane pre-FEC bit error ratio, media side, minimum over the module's VDM interval.", 0, 1},
+    {"pre_fec_ber_max_ratio", "Lane pre-FEC bit error ratio, media side, maximum over the module's VDM interval.", 0, 1},
+    {"pre_fec_ber_avg_ratio", "Lane pre-FEC bit error ratio, media side, average over the module's VDM interval.", 0, 1},
+    {"host_pre_fec_ber_ratio", "Lane pre-FEC bit error ratio, host side, current.", 0, 1},
+    {"errored_frames_ratio", "Lane errored frames ratio (VDM FERC), media side, current.", 0, 1},
+    {"esnr_decibels", "Lane electrical signal-to-noise ratio (VDM eSNR) in dB.", -100, 300},
+    {"ltp_decibels", "Lane PAM4 level transition parameter (VDM LTP) in dB.", -100, 300},
 }};
 
 constexpr const MetricInfo& info(ModuleMetric m) { return kModuleMetricInfo[static_cast<std::size_t>(m)]; }

@@ -51,6 +51,7 @@ void readStorage(OptionReader r, StorageConfig& out) {
   if (auto v = r.optionalBool("enabled")) out.enabled = *v;
   if (auto v = r.optionalString("path")) out.path = *v;
   if (auto v = r.optionalDuration("retention")) out.retention = *v;
+  if (auto v = r.optionalDuration("sample_interval")) out.sample_interval = *v;
   if (auto v = r.optionalInt("queue_cycles", 1, 10'000'000)) out.queue_cycles = static_cast<std::uint32_t>(*v);
   if (out.path.empty()) out.path = defaultStateDirectory() / "history.db";
   r.rejectUnknownKeys();

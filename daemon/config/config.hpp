@@ -38,6 +38,9 @@ struct StorageConfig {
   bool enabled = true;
   std::filesystem::path path;  // resolved at load: explicit, or the state directory
   std::chrono::milliseconds retention{std::chrono::hours(24 * 14)};
+  // History keeps one sample per module per interval (plus every state change);
+  // metrics keep the poll resolution. Zero stores every poll.
+  std::chrono::milliseconds sample_interval{std::chrono::seconds(10)};
   std::uint32_t queue_cycles = 4096;  // poll results waiting for the writer before drops are counted
 };
 

@@ -3,37 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "drivers/untrusted_text.hpp"
+
 namespace opticsd {
-namespace {
-
-// Length of the valid UTF-8 sequence starting at s[i], or 0 when invalid.
-std::size_t validSequenceLength(std::string_view s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<std::uint8_t>(s[k]); };
-  const std::uint8_t b0 = byte(i);
-  const std::size_t left = s.size() - i;
-  const auto continuation = [&](std::size_t k) { return (byte(k) & 0xC0) == 0x80; };
-  if (b0 < 0x80) return 1;
-  if (b0 >= 0xC2 && b0 <= 0xDF) return left >= 2 && continuation(i + 1) ? 2 : 0;
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    if (left < 3 || !continuation(i + 1) || !continuation(i + 2)) return 0;
-    const std::uint8_t b1 = byte(i + 1);
-    if (b0 == 0xE0 && b1 < 0xA0) return 0;   // overlong
-    if (b0 == 0xED && b1 >= 0xA0) return 0;  // UTF-16 surrogate
-    return 3;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    if (left < 4 || !continuation(i + 1) || !continuation(i + 2) || !continuation(i + 3)) return 0;
-    const std::uint8_t b1 = byte(i + 1);
-    if (b0 == 0xF0 && b1 < 0x90) return 0;   // overlong
-    if (b0 == 0xF4 && b1 >= 0x90) return 0;  // above U+10FFFF
-    return 4;
-  }
-  return 0;  // continuation byte without a lead, C0/C1 overlong lead, F5..FF
-}
-
-bool isControl(std::uint8_t b) { return b < 0x20 || b == 0x7F; }
-
-}  // namespace
 
 std::string sanitizeLabelValue(std::string_view raw) {
   bool clean = raw.size() <= kMaxLabelValueBytes;
@@ -49,13 +21,19 @@ std::string sanitizeLabelValue(std::string_view raw) {
   std::size_t i = 0;
   while (i < raw.size()) {
     const auto b = static_cast<std::uint8_t>(raw[i]);
-    const std::size_t n = validSequenceLength(raw, i);
-    if (n == 0 || (n == 1 && isControl(b))) {
+    const std::size_t n = utf8SequenceLength(raw, i);
+    if (n == 0 || (n == 1 && isHiddenOrControl(b))) {
       if (out.size() + 4 > kMaxLabelValueBytes) break;
       out += "\\x";
       out += kHex[b >> 4];
       out += kHex[b & 0x0F];
       i += 1;
+    } else if (const char32_t c = utf8CodePoint(raw, i, n); isHiddenOrControl(c)) {
+      // Valid but invisible or direction-changing: shown as \uXXXX (all are in the BMP).
+      if (out.size() + 6 > kMaxLabelValueBytes) break;
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(c >> shift) & 0x0F];
+      i += n;
     } else {
       if (out.size() + n > kMaxLabelValueBytes) break;
       out.append(raw.substr(i, n));

@@ -42,10 +42,18 @@ SelfMetrics::SelfMetrics(prometheus::Registry& registry, std::string_view versio
                         .Name("opticsd_poll_samples")
                         .Help("Modules returned by the last successful poll of a target.")
                         .Register(registry)),
+      implausible_values_(prometheus::BuildCounter()
+                              .Name("opticsd_implausible_values_total")
+                              .Help("Values outside what any module can report (e.g. 2e41 degrees Celsius, a BER "
+                                    "above 1), dropped as not reported.")
+                              .Register(registry)),
       store_written_(
           singleCounter(registry, "opticsd_store_samples_written_total", "Samples committed to the history store.")),
       store_dropped_(singleCounter(registry, "opticsd_store_samples_dropped_total",
                                    "Samples dropped because the store queue was full or a write failed for good.")),
+      store_decimated_(singleCounter(registry, "opticsd_store_samples_decimated_total",
+                                     "Samples left out of history by storage.sample_interval (metrics still carry "
+                                     "them).")),
       store_errors_(singleCounter(registry, "opticsd_store_write_errors_total",
                                   "Failed write transactions of the history store.")),
       store_queue_(
@@ -73,6 +81,7 @@ SelfMetrics::TargetSeries& SelfMetrics::seriesFor(const std::string& target, con
   s.labels = {{"target", sanitizeLabelValue(target)}, {"driver", sanitizeLabelValue(driver)}};
   s.duration = &poll_duration_.Add(s.labels, kPollBuckets);
   s.errors = &poll_errors_.Add(s.labels);
+  s.implausible = &implausible_values_.Add(s.labels);
   // up and samples are created when first known, so they never show a made-up 0.
   return s;
 }
@@ -82,6 +91,7 @@ void SelfMetrics::removeSeries(TargetSeries& s) {
   if (s.errors) poll_errors_.Remove(s.errors);
   if (s.up) target_up_.Remove(s.up);
   if (s.samples) poll_samples_.Remove(s.samples);
+  if (s.implausible) implausible_values_.Remove(s.implausible);
   s = TargetSeries{};
 }
 
@@ -96,6 +106,11 @@ void SelfMetrics::observePoll(const std::string& target, const std::string& driv
   }
   if (!s.samples) s.samples = &poll_samples_.Add(s.labels);
   s.samples->Set(static_cast<double>(samples));
+}
+
+void SelfMetrics::countImplausible(const std::string& target, const std::string& driver, std::size_t count) {
+  std::lock_guard lock(mutex_);
+  seriesFor(target, driver).implausible->Increment(static_cast<double>(count));
 }
 
 void SelfMetrics::setTargetUp(const std::string& target, const std::string& driver, bool up) {
@@ -117,6 +132,7 @@ void SelfMetrics::setStoreStats(const StoreStats& stats) {
   std::lock_guard lock(mutex_);
   advanceTo(store_written_, stats.written_total);
   advanceTo(store_dropped_, stats.dropped_total);
+  advanceTo(store_decimated_, stats.decimated_total);
   advanceTo(store_errors_, stats.write_errors_total);
   store_queue_.Set(static_cast<double>(stats.queue_length));
   store_lag_.Set(stats.lag_seconds);

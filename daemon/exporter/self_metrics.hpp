@@ -6,7 +6,9 @@
 //   opticsd_poll_errors_total{target,driver}       counter
 //   opticsd_target_up{target,driver}               gauge 0/1
 //   opticsd_poll_samples{target,driver}            gauge, modules in the last successful poll
+//   opticsd_implausible_values_total{target,driver} counter, values outside physics, dropped
 //   opticsd_store_samples_written_total, opticsd_store_samples_dropped_total,
+//   opticsd_store_samples_decimated_total,
 //   opticsd_store_write_errors_total               counters
 //   opticsd_store_queue_length                     gauge, cycles waiting for the writer
 //   opticsd_store_lag_seconds                      gauge
@@ -39,6 +41,8 @@ class SelfMetrics {
   // One poll of `target` took `seconds`; on success `samples` modules came back.
   void observePoll(const std::string& target, const std::string& driver, double seconds, bool ok, std::size_t samples);
   void setTargetUp(const std::string& target, const std::string& driver, bool up);
+  // `count` values of this poll were impossible (drivers/plausibility.hpp) and dropped.
+  void countImplausible(const std::string& target, const std::string& driver, std::size_t count);
   // A reload dropped `target`: all its series go away.
   void removeTarget(const std::string& target);
 
@@ -46,6 +50,7 @@ class SelfMetrics {
   struct StoreStats {
     std::uint64_t written_total = 0;
     std::uint64_t dropped_total = 0;
+    std::uint64_t decimated_total = 0;  // left out by storage.sample_interval, by design
     std::uint64_t write_errors_total = 0;
     std::size_t queue_length = 0;  // cycles
     double lag_seconds = 0;
@@ -63,6 +68,7 @@ class SelfMetrics {
     prometheus::Counter* errors = nullptr;
     prometheus::Gauge* up = nullptr;
     prometheus::Gauge* samples = nullptr;
+    prometheus::Counter* implausible = nullptr;
   };
   TargetSeries& seriesFor(const std::string& target, const std::string& driver);  // mutex_ held
   void removeSeries(TargetSeries& series);                                        // mutex_ held
@@ -72,8 +78,10 @@ class SelfMetrics {
   prometheus::Family<prometheus::Counter>& poll_errors_;
   prometheus::Family<prometheus::Gauge>& target_up_;
   prometheus::Family<prometheus::Gauge>& poll_samples_;
+  prometheus::Family<prometheus::Counter>& implausible_values_;
   prometheus::Counter& store_written_;
   prometheus::Counter& store_dropped_;
+  prometheus::Counter& store_decimated_;
   prometheus::Counter& store_errors_;
   prometheus::Gauge& store_queue_;
   prometheus::Gauge& store_lag_;

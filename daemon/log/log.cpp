@@ -3,6 +3,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "drivers/untrusted_text.hpp"
+
 namespace opticsd {
 
 bool configureLogging(std::string_view level) {
@@ -23,18 +25,29 @@ std::string logValue(std::string_view value) {
   bool plain = !value.empty();
   for (unsigned char c : value) plain = plain && c > ' ' && c != '"' && c != '=' && c < 0x7f;
   if (plain) return std::string(value);
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "\"";
-  for (unsigned char c : value) {
+  std::size_t i = 0;
+  while (i < value.size()) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    const std::size_t n = utf8SequenceLength(value, i);
+    const char32_t code = n == 0 ? 0 : utf8CodePoint(value, i, n);
     if (c == '"' || c == '\\') {
       out += '\\';
       out += static_cast<char>(c);
-    } else if (c < ' ' || c == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
+      i += 1;
+    } else if (n == 0 || (n == 1 && isHiddenOrControl(code))) {
       out += "\\x";
       out += kHex[c >> 4];
       out += kHex[c & 15];
+      i += 1;
+    } else if (isHiddenOrControl(code)) {  // e.g. U+202E would reorder the rest of the journal line
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(code >> shift) & 15];
+      i += n;
     } else {
-      out += static_cast<char>(c);
+      out.append(value.substr(i, n));
+      i += n;
     }
   }
   return out + "\"";

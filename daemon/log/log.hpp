@@ -16,7 +16,9 @@ namespace opticsd {
 // Sets the global logger's level ("trace" ... "off"); false for an unknown level.
 bool configureLogging(std::string_view level);
 
-// Quotes a value for key=value logs when it holds spaces, quotes or controls.
+// Quotes a value for key=value logs when it holds spaces, quotes or controls;
+// invalid UTF-8 becomes \xhh and invisible or direction-changing characters
+// (U+202E, U+200B, ...) become \uXXXX, so a device's string cannot disguise a line.
 std::string logValue(std::string_view value);
 
 // Decides whether a repeated event (keyed by e.g. target + error text) may be

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "daemon/store/sqlite_store.hpp"
+#include "drivers/plausibility.hpp"
 
 namespace opticsd {
 
@@ -44,11 +45,21 @@ void Pipeline::onReport(PollReport& report) {
     spdlog::info("target recovered target={} driver={} modules={}", report.target, report.driver, samples.size());
   }
 
+  std::size_t implausible = 0;
   for (auto& sample : samples) {
     sample.target = report.target;
     if (sample.timestamp_ms == 0) sample.timestamp_ms = report.started_ms;
+    const std::size_t before = sample.issues.size();
+    if (const std::size_t n = dropImplausibleValues(sample); n > 0) {
+      implausible += n;
+      if (auto suppressed = limiter_.allow(report.target + "\nimplausible")) {
+        spdlog::warn("implausible value dropped target={} port={} detail={} values_this_poll={} suppressed={}",
+                     report.target, logValue(sample.port), logValue(sample.issues[before]), n, *suppressed);
+      }
+    }
     fec_.apply(sample);
   }
+  if (implausible > 0) self_.countImplausible(report.target, report.driver, implausible);
   if (report.ok) {
     for (auto& stage : neighbor_stages_) stage(report.target, report.result.neighbors);
   }

@@ -146,6 +146,7 @@ class DaemonService {
     options.path = config_.storage.path;
     options.queue_capacity_cycles = config_.storage.queue_cycles;
     options.retention = config_.storage.retention;
+    options.sample_interval = config_.storage.sample_interval;
     options.log = [](std::string_view message) { spdlog::warn("store {}", message); };
     auto store = SqliteStore::open(options);
     if (!store) {
@@ -247,9 +248,9 @@ class DaemonService {
   void housekeeping() {
     if (store_) {
       const StoreStats stats = store_->stats();
-      exporter_->self().setStoreStats(SelfMetrics::StoreStats{stats.written_samples_total, stats.dropped_samples_total,
-                                                              stats.write_errors_total, stats.queued_cycles,
-                                                              stats.lag_seconds});
+      exporter_->self().setStoreStats(SelfMetrics::StoreStats{
+          stats.written_samples_total, stats.dropped_samples_total, stats.decimated_samples_total,
+          stats.write_errors_total, stats.queued_cycles, stats.lag_seconds});
     }
     std::ostringstream status;
     status << "STATUS=polling " << scheduler_->targetCount() << " targets, " << pipeline_->cycles()

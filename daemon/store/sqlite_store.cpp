@@ -317,7 +317,7 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const StoreOptions& optio
 }
 
 SqliteStore::SqliteStore(StoreOptions options)
-    : options_(std::move(options)), max_size_bytes_(options_.max_size_bytes) {}
+    : options_(std::move(options)), max_size_bytes_(options_.max_size_bytes), decimator_(options_.sample_interval) {}
 
 SqliteStore::~SqliteStore() {
   {
@@ -338,6 +338,8 @@ bool SqliteStore::enqueue(std::vector<Sample> cycle) {
   if (cycle.empty()) return true;
   {
     std::lock_guard lock(mutex_);
+    stats_.decimated_samples_total += decimator_.thin(cycle);
+    if (cycle.empty()) return true;
     if (stop_ || queue_.size() + in_flight_cycles_ >= options_.queue_capacity_cycles) {
       ++stats_.dropped_cycles_total;
       stats_.dropped_samples_total += cycle.size();

@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "daemon/store/history_decimator.hpp"
 #include "daemon/store/store_options.hpp"
 #include "drivers/result.hpp"
 #include "drivers/sample.hpp"
@@ -46,8 +47,10 @@ class SqliteStore {
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;
 
-  // Queues one poll cycle. Returns false when the queue is full: the cycle is
-  // dropped and counted in stats().dropped_*. Never waits for the writer.
+  // Queues one poll cycle, less the samples the sample interval leaves out
+  // (counted in stats().decimated_samples_total). Returns false when the queue
+  // is full: the cycle is dropped and counted in stats().dropped_*. Never
+  // waits for the writer.
   bool enqueue(std::vector<Sample> cycle);
 
   // Waits until every cycle queued before the call is written (true), or the
@@ -88,6 +91,7 @@ class SqliteStore {
   std::uint64_t max_size_bytes_;
   bool max_size_changed_ = true;
   StoreStats stats_;
+  HistoryDecimator decimator_;
 
   // Writer thread only.
   std::vector<Queued> batch_;

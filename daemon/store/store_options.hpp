@@ -21,6 +21,9 @@ struct StoreOptions {
   std::chrono::milliseconds retention{std::chrono::hours(24 * 14)};
   std::chrono::milliseconds retention_interval{std::chrono::minutes(5)};
   std::size_t retention_chunk_rows = 20'000;  // rows per delete transaction, so writes interleave
+  // History resolution: at most one sample per module per interval, plus every
+  // sample where the module's state changed (HistoryDecimator); zero keeps all.
+  std::chrono::milliseconds sample_interval{0};
   // Queued cycles merged into one transaction (amortises the commit's fsync).
   std::size_t max_batch_cycles = 32;
   // How long one attempt waits for another connection's lock before the
@@ -44,6 +47,7 @@ struct StoreStats {
   std::uint64_t written_lanes_total = 0;    // lane rows
   std::uint64_t dropped_cycles_total = 0;
   std::uint64_t dropped_samples_total = 0;
+  std::uint64_t decimated_samples_total = 0;  // left out by the sample interval, by design
   std::uint64_t write_errors_total = 0;  // failed transaction attempts
   std::uint64_t reopens_total = 0;       // connection re-created after a failure or a replaced file
   std::uint64_t retention_deleted_rows_total = 0;

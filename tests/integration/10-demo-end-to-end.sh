@@ -10,7 +10,7 @@ PORT=$(free_port)
 cat >"$WORK/opticsd.yaml" <<YAML
 listen: {address: 127.0.0.1:$PORT}
 poll: {interval: 500ms, timeout: 2s}
-storage: {path: $WORK/state/history.db}
+storage: {path: $WORK/state/history.db, sample_interval: 1s}
 targets:
   - {name: leaf-a, driver: sim, ports: 8, lanes: 8}
   - name: leaf-b
@@ -38,6 +38,8 @@ grep -Eq '^opticsd_module_info\{.*target="leaf-b"' "$WORK/scrape.txt" || fail "n
 grep -Eq '^opticsd_target_up\{.*target="leaf-a".*\} 1' "$WORK/scrape.txt" || fail "leaf-a not up"
 grep -Eq '^opticsd_poll_duration_seconds_count\{' "$WORK/scrape.txt" || fail "no poll duration histogram"
 sleep 1.5
+# Polled every 500 ms, history keeps one sample per module per second: the rest is counted.
+wait_for 50 metric_has "$PORT" '^opticsd_store_samples_decimated_total [1-9]' || fail "history decimation is not counted"
 stop_opticsd
 
 count_rows() {

@@ -15,7 +15,7 @@ PORT=$(free_port)
 {
   echo "listen: {address: 127.0.0.1:$PORT}"
   echo "poll: {interval: 200ms, timeout: 2s}"
-  echo "storage: {path: $DB}"
+  echo "storage: {path: $DB, sample_interval: 0s}"
   echo "targets:"
   for i in 1 2 3 4 5 6; do echo "  - {name: leaf-$i, driver: sim, ports: 32, lanes: 8}"; done
 } >"$WORK/opticsd.yaml"

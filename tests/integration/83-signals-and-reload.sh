@@ -27,7 +27,7 @@ head_yaml() {
   cat <<YAML
 listen: {address: 127.0.0.1:$PORT}
 poll: {interval: 300ms, timeout: 20s}
-storage: {path: $DB}
+storage: {path: $DB, sample_interval: 0s}
 targets:
 YAML
 }

@@ -74,7 +74,7 @@ promtool check metrics <"$WORK/metrics.txt" >"$WORK/promtool.out" 2>&1 || { cat 
 bad=$(awk '$0 !~ /^#/ && ($NF ~ /^[+-]?(Inf|NaN)$/ || $NF ~ /^[+-]?inf$|^nan$/)' "$WORK/metrics.txt" | grep -v '_bucket{' || true)
 [ -z "$bad" ] || { echo "$bad" | head -5; fail "NaN or Inf exported as a sample value"; }
 python3 - "$WORK/metrics.txt" <<'PY' || fail "exposition is not valid UTF-8 or has an over-long label"
-import re, sys
+import re, sys, unicodedata
 raw = open(sys.argv[1], "rb").read()
 text = raw.decode("utf-8")  # raises on invalid UTF-8
 for line in text.splitlines():
@@ -83,7 +83,18 @@ for line in text.splitlines():
     for value in re.findall(r'="((?:[^"\\]|\\.)*)"', line):
         assert len(value.encode()) <= 1024, f"label value of {len(value)} bytes: {line[:120]}"
         assert "\n" not in value and "\x00" not in value and "\x1b" not in value, line[:120]
+        # No control, invisible or direction-changing character (U+202E in the
+        # hostile vendor bytes) may reach a dashboard unescaped.
+        hidden = [c for c in value if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")]
+        assert not hidden, f"unescaped {[hex(ord(c)) for c in hidden]} in label: {line[:120]}"
 PY
+note "impossible values are dropped and counted, not exported"
+# Sensor scale yotta (17) with 2147483647 is ~2e33 degrees: no module reports that.
+absurd=$(awk '$0 !~ /^#/ && $1 ~ /^opticsd_(module|lane)_[a-z_]*(celsius|volts|dbm|milliamperes|ratio)\{/ {
+  v = $NF + 0; if (v > 1000 || v < -1000) print }' "$WORK/metrics.txt")
+[ -z "$absurd" ] || { echo "$absurd" | head -3; fail "an impossible value was exported"; }
+implausible=$(grep -E '^opticsd_implausible_values_total\{.*target="hostile"' "$WORK/metrics.txt" | awk '{print $NF}')
+awk -v n="${implausible:-0}" 'BEGIN { exit !(n > 0) }' || fail "dropped impossible values were not counted (got '${implausible}')"
 info=$(grep '^opticsd_module_info{.*target="hostile".*port="Ethernet1"' "$WORK/metrics.txt" || true)
 [ -n "$info" ] || fail "no module_info for the hostile module"
 echo "hostile identity: ${info:0:300}"

@@ -5,8 +5,9 @@
 #
 #   tests/soak/soak.sh [MODULES=10000] [INTERVAL=1s] [DURATION_S=600] [WARMUP_S=60]
 #
-# Fails when RSS grows more than 5 % after warm-up, when descriptors grow, or
-# when polls stop completing. `./setup.sh soak` runs the full 10-minute soak;
+# Fails when RSS grows more than 5 % after warm-up, when descriptors grow,
+# when fewer than 90 % of the expected polls complete, or when history drops
+# samples (history keeps storage.sample_interval, 10 s by default). `./setup.sh soak` runs the full 10-minute soak;
 # tests/bench/daemon/fleet_memory.sh runs a short one for the memory figure.
 set -euo pipefail
 : "${OPTICSD:?set OPTICSD to the opticsd binary}"
@@ -57,9 +58,16 @@ growth=$(python3 -c "print(f'{($rss_end - $rss_warm) * 100.0 / $rss_warm:.2f}')"
 per_module=$(python3 -c "print(f'{$peak * 1024.0 / $modules / 1000:.2f}')")
 echo "rss_after_warmup_kib=$rss_warm rss_end_kib=$rss_end rss_peak_kib=$peak growth_percent=$growth"
 echo "peak_rss_per_module_kb=$per_module fds_after_warmup=$fds_warm fds_end=$fds_end"
-echo "polls_after_warmup=$polls_warm polls_end=$polls_end"
-curl -sf "http://127.0.0.1:$PORT/metrics" | grep -E '^opticsd_store_(samples_dropped_total|queue_length|write_errors_total|lag_seconds)' || true
+interval_s=$(python3 -c "s='$INTERVAL'; print(float(s[:-2]) / 1000 if s.endswith('ms') else float(s[:-1]))")
+expected=$(python3 -c "print(int($SWITCHES * ($DURATION - $WARMUP) / $interval_s))")
+echo "polls_after_warmup=$polls_warm polls_end=$polls_end polls_expected_after_warmup=$expected"
+curl -sf "http://127.0.0.1:$PORT/metrics" >"$WORK/final.prom" || true
+grep -E '^opticsd_store_|^opticsd_poll_errors_total' "$WORK/final.prom" | awk '{s[$1] += $2} END {for (k in s) print k, s[k]}' | sort || true
+dropped=$(awk '/^opticsd_store_samples_dropped_total/ {print $2}' "$WORK/final.prom")
 status=0
+python3 -c "import sys; sys.exit(0 if ($polls_end - $polls_warm) >= 0.9 * $expected else 1)" \
+  || { echo "FAIL: only $((polls_end - polls_warm)) of $expected expected polls completed after warm-up"; status=1; }
+[ "${dropped:-0}" = "0" ] || { echo "FAIL: history dropped $dropped samples"; status=1; }
 python3 -c "import sys; sys.exit(0 if $growth <= 5.0 else 1)" || { echo "FAIL: RSS grew ${growth}% after warm-up"; status=1; }
 [ "$fds_end" -le "$fds_warm" ] || { echo "FAIL: open descriptors grew $fds_warm -> $fds_end"; status=1; }
 [ "$polls_end" -gt "$polls_warm" ] || { echo "FAIL: polls stopped completing"; status=1; }

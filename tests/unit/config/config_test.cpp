@@ -19,6 +19,7 @@ poll:
 storage:
   path: /tmp/opticsd-test/history.db
   retention: 3d
+  sample_interval: 1m
   queue_cycles: 100
 shard: {index: 1, total: 3}
 log_level: debug
@@ -53,6 +54,7 @@ TEST(ConfigTest, LoadsEverySection) {
   EXPECT_EQ(config->poll.max_backoff, std::chrono::minutes(10));
   EXPECT_EQ(config->storage.path, "/tmp/opticsd-test/history.db");
   EXPECT_EQ(config->storage.retention, std::chrono::hours(72));
+  EXPECT_EQ(config->storage.sample_interval, std::chrono::minutes(1));
   EXPECT_EQ(config->storage.queue_cycles, 100u);
   EXPECT_EQ(config->shard.index, 1u);
   EXPECT_EQ(config->shard.total, 3u);

@@ -103,3 +103,47 @@ TEST_F(PipelineTest, DerivesPreFecBerFromCountersBeforeAnyStage) {
 
 }  // namespace
 }  // namespace opticsd
+
+namespace opticsd {
+namespace {
+
+double counterValue(prometheus::Registry& registry, const std::string& name, const std::string& target) {
+  for (const auto& family : registry.Collect()) {
+    if (family.name != name) continue;
+    for (const auto& metric : family.metric) {
+      for (const auto& label : metric.label) {
+        if (label.name == "target" && label.value == target) return metric.counter.value;
+      }
+    }
+  }
+  return -1;
+}
+
+TEST_F(PipelineTest, ImpossibleValuesAreDroppedCountedAndNamedBeforeAnyStage) {
+  pipeline.setTargets({"leaf-1"});
+  auto r = report("leaf-1", 2);
+  r.result.samples[0].module.set(ModuleMetric::kTemperatureCelsius, 2e41);  // a sensor scale of 10^24
+  r.result.samples[0].module.set(ModuleMetric::kSupplyVoltageVolts, 3.3);
+  Lane lane;
+  lane.number = 3;
+  lane.values.set(LaneMetric::kRxPowerDbm, -2.5);
+  lane.values.set(LaneMetric::kPreFecBerRatio, 7.0);  // a ratio above 1
+  r.result.samples[1].lanes.push_back(lane);
+  std::vector<Sample> staged;
+  pipeline.addStage([&](const std::string&, std::vector<Sample>& samples) { staged = samples; });
+  pipeline.onReport(r);
+
+  ASSERT_EQ(staged.size(), 2u);
+  EXPECT_FALSE(staged[0].module[ModuleMetric::kTemperatureCelsius]) << "dropped, i.e. not reported";
+  EXPECT_EQ(staged[0].module[ModuleMetric::kSupplyVoltageVolts], 3.3);
+  ASSERT_EQ(staged[0].issues.size(), 1u);
+  EXPECT_NE(staged[0].issues[0].find("temperature_celsius 2e+41"), std::string::npos) << staged[0].issues[0];
+  EXPECT_FALSE(staged[1].lanes[0].values[LaneMetric::kPreFecBerRatio]);
+  EXPECT_EQ(staged[1].lanes[0].values[LaneMetric::kRxPowerDbm], -2.5);
+  ASSERT_EQ(staged[1].issues.size(), 1u);
+  EXPECT_EQ(staged[1].issues[0].rfind("lane 3 pre_fec_ber_ratio 7 is outside", 0), 0u) << staged[1].issues[0];
+  EXPECT_EQ(counterValue(registry, "opticsd_implausible_values_total", "leaf-1"), 2);
+}
+
+}  // namespace
+}  // namespace opticsd

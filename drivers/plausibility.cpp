@@ -1,0 +1,58 @@
+#include "drivers/plausibility.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace opticsd {
+namespace {
+
+bool plausible(double v, const MetricInfo& info) { return std::isfinite(v) && v >= info.min && v <= info.max; }
+
+std::string describe(const MetricInfo& info, double v, int lane, const char* what) {
+  char text[160];
+  std::snprintf(text, sizeof text, "%s%s %g is outside the possible range %g..%g, dropped",
+                std::string(info.key).c_str(), what, v, info.min, info.max);
+  std::string out = text;
+  if (lane > 0) out = "lane " + std::to_string(lane) + " " + out;
+  return out;
+}
+
+std::size_t dropValue(std::optional<double>& value, const MetricInfo& info, int lane, const char* what,
+                      std::vector<std::string>& issues) {
+  if (!value || plausible(*value, info)) return 0;
+  issues.push_back(describe(info, *value, lane, what));
+  value.reset();
+  return 1;
+}
+
+std::size_t dropThresholds(std::optional<Thresholds>& t, const MetricInfo& info, std::vector<std::string>& issues) {
+  if (!t) return 0;
+  std::size_t n = 0;
+  for (std::optional<double>* limit : {&t->high_alarm, &t->low_alarm, &t->high_warning, &t->low_warning}) {
+    n += dropValue(*limit, info, 0, " threshold", issues);
+  }
+  if (!t->any()) t.reset();
+  return n;
+}
+
+}  // namespace
+
+std::size_t dropImplausibleValues(Sample& sample) {
+  std::size_t dropped = 0;
+  for (std::size_t m = 0; m < kModuleMetricCount; ++m) {
+    const MetricInfo& info = kModuleMetricInfo[m];
+    dropped += dropValue(sample.module[static_cast<ModuleMetric>(m)], info, 0, "", sample.issues);
+    dropped += dropThresholds(sample.module_thresholds[m], info, sample.issues);
+  }
+  for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
+    const MetricInfo& info = kLaneMetricInfo[m];
+    dropped += dropThresholds(sample.lane_thresholds[m], info, sample.issues);
+    for (Lane& lane : sample.lanes) {
+      dropped += dropValue(lane.values[static_cast<LaneMetric>(m)], info, lane.number, "", sample.issues);
+    }
+  }
+  return dropped;
+}
+
+}  // namespace opticsd

@@ -1,0 +1,17 @@
+#pragma once
+// Drops values no real module can report (drivers/measurement.hpp gives each
+// metric its physical range): a broken sensor scale or MIB must not become a
+// 2e41 °C series, a page at 3 am, and a row in history. A dropped value is
+// "not reported", with a line in Sample::issues saying what was seen.
+
+#include <cstddef>
+
+#include "drivers/sample.hpp"
+
+namespace opticsd {
+
+// Returns how many values of `sample` (module, lanes and thresholds) were
+// outside their metric's range or not finite and were dropped.
+std::size_t dropImplausibleValues(Sample& sample);
+
+}  // namespace opticsd
