@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <utility>
+
 #include "daemon/store/schema.hpp"
 #include "daemon/store/sqlite_handle.hpp"
 
@@ -12,6 +14,8 @@ struct FindingsStore::Connection {
   SqliteStatement upsert;
   SqliteStatement delete_suspects;
   SqliteStatement insert_suspect;
+  SqliteStatement delete_baseline;
+  SqliteStatement insert_baseline;
 };
 
 namespace {
@@ -28,6 +32,28 @@ Result<SqliteDb> openReadOnly(const std::filesystem::path& path) {
   return db;
 }
 
+Result<std::vector<BiasBaseline>> readBaselines(SqliteDb& db) {
+  auto st = db.prepare(
+      "SELECT target, port, lane, serial, bias_ma, learned_ms FROM bias_baselines ORDER BY target, port, lane");
+  if (!st) return tl::unexpected(st.error());
+  std::vector<BiasBaseline> out;
+  for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
+    if (rc != SQLITE_ROW) return fail(db.error("reading bias baselines"));
+    const std::string target = st->columnText(0);
+    const std::string port = st->columnText(1);
+    const auto lane = st->columnInt(2).value_or(0);
+    const std::string serial = st->columnText(3);
+    if (lane < 1 || lane > 64) continue;  // not written by us
+    if (out.empty() || out.back().target != target || out.back().port != port || out.back().serial != serial) {
+      out.push_back(BiasBaseline{target, port, serial, st->columnInt(5).value_or(0), {}});
+    }
+    auto& lanes = out.back().lanes_ma;
+    if (lanes.size() < static_cast<std::size_t>(lane)) lanes.resize(static_cast<std::size_t>(lane), 0.0);
+    lanes[static_cast<std::size_t>(lane - 1)] = st->columnDouble(4).value_or(0);
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<FindingsStore>> FindingsStore::open(const std::filesystem::path& path,
@@ -38,24 +64,32 @@ Result<std::unique_ptr<FindingsStore>> FindingsStore::open(const std::filesystem
   if (auto ok = db->exec("PRAGMA journal_mode = WAL"); !ok) return tl::unexpected(ok.error());
   if (auto v = migrate(*db); !v) return fail("findings store: " + v.error().message);
   auto c = std::make_unique<Connection>();
-  auto upsert = db->prepare(
-      "INSERT INTO findings (target, port, lane, rule, severity, start_ms, end_ms, value, detail) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
-      "ON CONFLICT (target, port, lane, rule, start_ms) DO UPDATE SET severity = excluded.severity, "
-      "end_ms = excluded.end_ms, value = coalesce(findings.value, excluded.value), "
-      "detail = CASE WHEN excluded.end_ms IS NULL THEN excluded.detail ELSE findings.detail END");
-  if (!upsert) return tl::unexpected(upsert.error());
-  auto del = db->prepare("DELETE FROM suspects WHERE target = ?1");
-  if (!del) return tl::unexpected(del.error());
-  auto ins = db->prepare(
-      "INSERT OR REPLACE INTO suspects (target, port, score, reason, host, nic, gpu, rail, updated_ms) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-  if (!ins) return tl::unexpected(ins.error());
-  c->db = std::move(*db);
-  c->upsert = std::move(*upsert);
-  c->delete_suspects = std::move(*del);
-  c->insert_suspect = std::move(*ins);
+  const std::pair<SqliteStatement*, const char*> statements[] = {
+      {&c->upsert,
+       "INSERT INTO findings (target, port, lane, rule, severity, start_ms, end_ms, value, detail) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+       "ON CONFLICT (target, port, lane, rule, start_ms) DO UPDATE SET severity = excluded.severity, "
+       "end_ms = excluded.end_ms, value = coalesce(findings.value, excluded.value), "
+       "detail = CASE WHEN excluded.end_ms IS NULL THEN excluded.detail ELSE findings.detail END"},
+      {&c->delete_suspects, "DELETE FROM suspects WHERE target = ?1"},
+      {&c->insert_suspect,
+       "INSERT OR REPLACE INTO suspects (target, port, score, reason, host, nic, gpu, rail, updated_ms) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+      {&c->delete_baseline, "DELETE FROM bias_baselines WHERE target = ?1 AND port = ?2"},
+      {&c->insert_baseline,
+       "INSERT OR REPLACE INTO bias_baselines (target, port, lane, serial, bias_ma, learned_ms) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+  };
+  for (const auto& [statement, sql] : statements) {
+    auto prepared = db->prepare(sql);
+    if (!prepared) return tl::unexpected(prepared.error());
+    *statement = std::move(*prepared);
+  }
+  auto baselines = readBaselines(*db);
+  if (!baselines) return tl::unexpected(baselines.error());
+  c->db = std::move(*db);  // the statements stay valid: the connection moves, it does not close
   std::unique_ptr<FindingsStore> store(new FindingsStore());
+  store->stored_baselines_ = std::move(*baselines);
   store->log_ = std::move(log);
   store->connection_ = std::move(c);
   store->writer_ = std::thread([s = store.get()] { s->run(); });
@@ -71,18 +105,24 @@ FindingsStore::~FindingsStore() {
   if (writer_.joinable()) writer_.join();
 }
 
-void FindingsStore::record(const Finding& finding) {
+void FindingsStore::enqueue(Event event) {
   {
     std::lock_guard lock(mutex_);
     if (queue_.size() >= kMaxQueued) {
       queue_.pop_front();
       ++finished_total_;
     }
-    queue_.emplace_back(finding);
+    queue_.push_back(std::move(event));
     ++queued_total_;
   }
   wake_.notify_one();
 }
+
+void FindingsStore::record(const Finding& finding) { enqueue(finding); }
+
+void FindingsStore::recordBaseline(const BiasBaseline& baseline) { enqueue(baseline); }
+
+std::vector<BiasBaseline> FindingsStore::takeStoredBaselines() { return std::exchange(stored_baselines_, {}); }
 
 void FindingsStore::replaceSuspects(const std::string& target, std::vector<Suspect> suspects) {
   {
@@ -139,6 +179,30 @@ void FindingsStore::run() {
   }
 }
 
+Result<void> FindingsStore::writeBaseline(Connection& c, const BiasBaseline& b) {
+  c.delete_baseline.reset();
+  c.delete_baseline.bind(1, b.target);
+  c.delete_baseline.bind(2, b.port);
+  bool ok = c.delete_baseline.step() == SQLITE_DONE;
+  for (std::size_t i = 0; ok && i < b.lanes_ma.size(); ++i) {
+    if (!(b.lanes_ma[i] > 0)) continue;
+    auto& st = c.insert_baseline;
+    st.reset();
+    st.bind(1, b.target);
+    st.bind(2, b.port);
+    st.bind(3, std::optional<std::int64_t>(static_cast<std::int64_t>(i + 1)));
+    // Bound as text even when empty: bind(string_view) binds NULL for "".
+    sqlite3_bind_text(st.get(), 4, b.serial.data(), static_cast<int>(b.serial.size()), SQLITE_TRANSIENT);
+    st.bind(5, std::optional<double>(b.lanes_ma[i]));
+    st.bind(6, std::optional<std::int64_t>(b.learned_ms));
+    ok = st.step() == SQLITE_DONE;
+  }
+  if (ok) return {};
+  auto message = c.db.error("writing a bias baseline");
+  (void)c.db.exec("ROLLBACK");
+  return fail(message);
+}
+
 Result<void> FindingsStore::write(std::vector<Event>& batch) {
   Connection& c = *connection_;
   if (auto ok = c.db.exec("BEGIN IMMEDIATE"); !ok) return ok;
@@ -160,6 +224,8 @@ Result<void> FindingsStore::write(std::vector<Event>& batch) {
         (void)c.db.exec("ROLLBACK");
         return fail(message);
       }
+    } else if (const auto* b = std::get_if<BiasBaseline>(&e)) {
+      if (auto ok = writeBaseline(c, *b); !ok) return ok;
     } else {
       const auto& u = std::get<SuspectsUpdate>(e);
       c.delete_suspects.reset();

@@ -1,6 +1,7 @@
 #pragma once
 // Findings and suspects in the SQLite history (tables from
-// schemas/migrations/0002_findings.sql). The engine's calls only queue; one
+// schemas/migrations/0002_findings.sql), and each module's Tx bias baseline
+// (0003_bias_baselines.sql), read back once at open for the next engine. The engine's calls only queue; one
 // writer thread of this class owns its own connection and writes batches, so
 // the polling thread never waits on the disk. A failing disk drops the
 // oldest queued events beyond the cap and logs once per transition.
@@ -45,6 +46,9 @@ class FindingsStore : public FindingSink {
 
   void record(const Finding& finding) override;
   void replaceSuspects(const std::string& target, std::vector<Suspect> suspects) override;
+  void recordBaseline(const BiasBaseline& baseline) override;
+  // The baselines the database held at open (once; later calls get none).
+  std::vector<BiasBaseline> takeStoredBaselines() override;
   // Waits until everything queued before the call is written; false on timeout.
   bool flush(std::chrono::milliseconds timeout);
 
@@ -56,12 +60,14 @@ class FindingsStore : public FindingSink {
     std::string target;
     std::vector<Suspect> suspects;
   };
-  using Event = std::variant<Finding, SuspectsUpdate>;
+  using Event = std::variant<Finding, SuspectsUpdate, BiasBaseline>;
   struct Connection;
 
   FindingsStore() = default;
   void run();
   Result<void> write(std::vector<Event>& batch);
+  void enqueue(Event event);
+  static Result<void> writeBaseline(Connection& c, const BiasBaseline& baseline);
 
   static constexpr std::size_t kMaxQueued = 100'000;
   std::mutex mutex_;
@@ -73,6 +79,7 @@ class FindingsStore : public FindingSink {
   bool stop_ = false;
   std::function<void(std::string_view)> log_;
   std::unique_ptr<Connection> connection_;
+  std::vector<BiasBaseline> stored_baselines_;  // read at open, before the writer starts
   std::thread writer_;
 };
 

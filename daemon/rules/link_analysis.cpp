@@ -7,7 +7,7 @@ std::string_view toString(LinkVerdict verdict) {
     case LinkVerdict::kHealthy: return "healthy";
     case LinkVerdict::kPathLoss: return "fibre or connector loss";
     case LinkVerdict::kFarEndTxLow: return "far-end transmitter weak";
-    case LinkVerdict::kNearEndRxLow: return "receiver reads low";
+    case LinkVerdict::kNearEndRxHigh: return "receiver reads more light than the far end sends";
   }
   return "healthy";
 }
@@ -21,7 +21,7 @@ LinkVerdict classifyLink(const LinkEnds& ends, double max_path_loss_db, double t
     return LinkVerdict::kPathLoss;
   }
   if (far_weak) return LinkVerdict::kFarEndTxLow;
-  if (loss < -1.0) return LinkVerdict::kNearEndRxLow;  // more light than was sent: a receiver misreading
+  if (loss < -1.0) return LinkVerdict::kNearEndRxHigh;  // more light than was sent: a receiver misreading
   return LinkVerdict::kHealthy;
 }
 

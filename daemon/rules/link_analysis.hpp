@@ -9,7 +9,7 @@
 
 namespace opticsd {
 
-enum class LinkVerdict { kHealthy, kPathLoss, kFarEndTxLow, kNearEndRxLow };
+enum class LinkVerdict { kHealthy, kPathLoss, kFarEndTxLow, kNearEndRxHigh };
 std::string_view toString(LinkVerdict verdict);
 
 struct LinkEnds {

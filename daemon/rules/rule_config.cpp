@@ -261,12 +261,6 @@ void RuleParams::apply(const RuleParamsPatch& p) {
   if (p.severity) severity = *p.severity;
 }
 
-Severity RuleParams::classify(double value) const {
-  if ((crit_above && value > *crit_above) || (crit_below && value < *crit_below)) return Severity::kCritical;
-  if ((warn_above && value > *warn_above) || (warn_below && value < *warn_below)) return Severity::kWarning;
-  return Severity::kNone;
-}
-
 const RuleSpec* RuleSet::find(std::string_view name) const {
   for (const auto& r : rules) {
     if (r.name == name) return &r;

@@ -63,6 +63,16 @@ struct RuleParamsPatch {
   std::optional<Severity> severity;  // for rules without levels (lane_dark, module_alarm's ceiling)
 };
 
+// Which side of a level a value is on.
+enum class Bound : std::uint8_t { kNone, kAbove, kBelow };
+
+// Where a value stands against a rule's levels: the worst level it crossed.
+struct Level {
+  Severity severity = Severity::kNone;
+  Bound bound = Bound::kNone;
+  double limit = 0;  // the level crossed; meaningful when bound is set
+};
+
 // What a rule's parameters are at a port, every override applied.
 struct RuleParams {
   bool enabled = true;
@@ -75,8 +85,16 @@ struct RuleParams {
   Severity severity = Severity::kWarning;
 
   void apply(const RuleParamsPatch& patch);
-  // The severity of `value` against the levels; kNone when inside them.
-  Severity classify(double value) const;
+  // The worst level `value` crosses (critical before warning); none when inside them.
+  // Inline: every rule calls it on every poll.
+  Level level(double value) const {
+    if (crit_above && value > *crit_above) return {Severity::kCritical, Bound::kAbove, *crit_above};
+    if (crit_below && value < *crit_below) return {Severity::kCritical, Bound::kBelow, *crit_below};
+    if (warn_above && value > *warn_above) return {Severity::kWarning, Bound::kAbove, *warn_above};
+    if (warn_below && value < *warn_below) return {Severity::kWarning, Bound::kBelow, *warn_below};
+    return {};
+  }
+  Severity classify(double value) const { return level(value).severity; }
 };
 
 struct RuleMatch {

@@ -6,8 +6,15 @@
 // pre-FEC BER levels in force for /metrics.
 //
 // Rules resolve per module (media, modulation, speed, FEC, port group) once
-// per identity change into a shared profile, so a poll costs one pass over
-// the profile's rules with no allocation on a healthy module.
+// per identity change into a shared profile (rule_profile), so a poll costs
+// one pass over the profile's rules with no allocation and no text on a
+// healthy module. Each rule type lives in its own file (threshold_rule,
+// module_alarm_rule, trend_rules, lane_rules, flapping_rule, link_loss_rule);
+// this class owns the module states, hysteresis, findings and publishing.
+//
+// Tx bias baselines are sent to the sink when learned and taken back from it
+// at construction (FindingSink::takeStoredBaselines), so a restart does not
+// re-learn them from an already drifted module.
 //
 // Threading: evaluate(), setNeighbors(), reconfigure() and restore() run on
 // the polling thread only. view() is the Collectable for scrape threads. The
@@ -33,7 +40,8 @@ namespace opticsd {
 
 class RulesEngine {
  public:
-  // `sink` may be null (no history); it must outlive the engine.
+  // `sink` may be null (no history); it must outlive the engine. Its stored
+  // bias baselines are taken here.
   RulesEngine(RuleSet rules, Topology topology, FindingSink* sink = nullptr);
   ~RulesEngine();
   RulesEngine(const RulesEngine&) = delete;
@@ -61,9 +69,7 @@ class RulesEngine {
   static std::size_t moduleStateBytes();  // sizeof the per-module state, without its vectors
 
  private:
-  struct ModuleState;
   struct TargetState;
-  struct RuleProfile;
   struct Impl;
 
   std::unique_ptr<Impl> impl_;

@@ -2,13 +2,12 @@
 // overrides and the exported metrics.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 
 #include "daemon/rules/findings_store.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "tests/unit/rules/recording_sink.hpp"
+#include "tests/unit/rules/test_samples.hpp"
 
 namespace opticsd {
 namespace {
@@ -180,20 +179,7 @@ TEST(Rules, DisabledRuleNeverFires) {
   EXPECT_EQ(sink.raises(), 0u);
 }
 
-class TempDir {
- public:
-  TempDir() {
-    path_ = std::filesystem::temp_directory_path() / ("opticsd-rules-" + std::to_string(::getpid()) + "-" +
-                                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::filesystem::path file(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
+using test::TempDir;
 
 TEST(Rules, ActiveFindingsSurviveARestartThroughTheStore) {
   TempDir dir;
@@ -254,7 +240,8 @@ TEST(Rules, SuspectsAreStoredWithTheHostBehindThePort) {
   ASSERT_TRUE(store);
   RulesEngine engine(defaultRuleSet(), std::move(topo), store->get());
   std::int64_t t = 1'000'000;
-  for (int i = 0; i < 4; ++i) {
+  // Enough polls for the finding's certainty to outweigh the raw BER reading.
+  for (int i = 0; i < 8; ++i) {
     auto bad = module("p2", t += 30'000, 40, Modulation::kPam4);
     bad.module.set(ModuleMetric::kPreFecBerRatio, 1e-4);
     engine.evaluate("sw", {module("p1", t, 40), bad});

@@ -78,7 +78,7 @@ TEST(LinkAnalysis, TellsPathLossFromAWeakTransmitter) {
   // Normal 3 dB path, but the far end only sends -7 dBm: its module is failing.
   EXPECT_EQ(classifyLink({-7.0, -10.0, -5.0}, 6.0), LinkVerdict::kFarEndTxLow);
   EXPECT_EQ(classifyLink({1.0, -2.5, -5.0}, 6.0), LinkVerdict::kHealthy);
-  EXPECT_EQ(classifyLink({1.0, 4.0, std::nullopt}, 6.0), LinkVerdict::kNearEndRxLow);
+  EXPECT_EQ(classifyLink({1.0, 4.0, std::nullopt}, 6.0), LinkVerdict::kNearEndRxHigh);
 }
 
 }  // namespace

@@ -1,0 +1,41 @@
+#include "daemon/rules/flapping_rule.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace opticsd {
+
+std::uint16_t losMask(const Sample& s) {
+  std::uint16_t los = 0;
+  for (const Lane& lane : s.lanes) {
+    const std::size_t idx = laneIndex(lane);
+    if (idx < kMaxLanes && (lane.status.rx_los.value_or(false) || lane.status.rx_lol.value_or(false))) {
+      los = static_cast<std::uint16_t>(los | (1u << idx));
+    }
+  }
+  return los;
+}
+
+Outcome evaluateFlapping(const RuleInput& in, const ResolvedRule& r) {
+  const Sample& s = in.s;
+  const ModuleRuleState& st = in.st;
+  double events = 0;
+  if (s.link.down_events_total && st.last_down_events && *s.link.down_events_total >= *st.last_down_events) {
+    events = static_cast<double>(*s.link.down_events_total - *st.last_down_events);
+  } else if (!s.link.down_events_total && s.link.up && st.last_up && *st.last_up && !*s.link.up) {
+    events = 1;  // no counter: count up->down transitions we saw
+  }
+  const auto rises = std::popcount(static_cast<unsigned>(in.agg.los_mask & ~st.last_los_mask));
+  events = std::max(events, static_cast<double>(rises));
+  const auto window = static_cast<std::int64_t>(r.p.window.count());
+  TrendWindow& w = in.st.trends[static_cast<std::size_t>(r.trend)];
+  w.add(in.now, events, window);
+  Outcome o;
+  o.value = w.sum() * 3'600'000.0 / static_cast<double>(window);
+  o.setLevel(r.level(o.value));
+  o.what = "link_down_events_per_hour";
+  o.unit = "";
+  return o;
+}
+
+}  // namespace opticsd

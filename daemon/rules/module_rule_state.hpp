@@ -1,0 +1,90 @@
+#pragma once
+// What the rules engine keeps per module between polls: the profile it
+// resolved to, the counters and flags the next poll compares against, the
+// module's own Tx bias baseline, its trend windows, hysteresis per rule slot
+// and its active findings. Owned by the engine; rules read and update it on
+// the polling thread only.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/rules/finding.hpp"
+#include "daemon/rules/trend_window.hpp"
+#include "drivers/sample.hpp"
+
+namespace opticsd {
+
+inline constexpr int kMaxLanes = 16;
+inline constexpr int kBaselineSamples = 5;  // polls averaged into a module's own bias baseline
+
+// One rule slot (a rule, or one lane of a per-lane rule).
+struct Hysteresis {
+  std::uint8_t breach = 0;  // consecutive breaching polls
+  std::uint8_t clean = 0;   // consecutive clean polls while active
+  Severity active = Severity::kNone;
+
+  bool idle() const { return breach == 0 && active == Severity::kNone; }
+};
+
+struct ActiveFinding {
+  std::uint16_t slot = 0;
+  std::uint32_t polls = 0;
+  Finding finding;
+};
+
+struct ModuleRuleState {
+  std::string target;
+  std::string port;
+  int profile = -1;  // index into the engine's profiles; -1 until resolved
+  // The identity the profile was resolved for: a change re-resolves it.
+  std::string serial;
+  std::string media;
+  Modulation modulation = Modulation::kUnknown;
+  std::optional<double> speed;
+  bool fec = false;
+
+  std::int64_t last_ms = 0;
+  std::optional<std::uint64_t> last_uncorrectable;
+  std::optional<std::uint64_t> last_down_events;
+  std::optional<bool> last_up;
+  std::uint16_t last_los_mask = 0;
+  std::uint8_t baseline_n = 0;              // kBaselineSamples: learned (or restored)
+  std::array<float, kMaxLanes> baseline{};  // mA per lane; 0: none
+  std::array<float, kMaxLanes> last_tx{};   // dBm per lane; NaN: unknown or dark
+  std::optional<double> tx_low_warning;     // the module's own, for the far end's link analysis
+
+  // The far end of the link, looked up again when the topology or the set of modules changes.
+  const ModuleRuleState* peer = nullptr;
+  std::uint64_t peer_key = 0;
+
+  std::vector<TrendWindow> trends;
+  std::vector<Hysteresis> slots;
+  std::uint32_t busy_slots = 0;  // slots not idle: 0 lets a healthy poll skip per-slot work
+  std::vector<ActiveFinding> active;
+  std::vector<Finding> pending;  // restored or carried over a reload, adopted at the next poll
+  double score = 0;
+  std::string reason;
+};
+
+// A lane whose data path is up (or that does not say).
+inline bool usable(const Lane& lane) { return !lane.status.data_path_state || *lane.status.data_path_state == 4; }
+
+inline bool dark(const Lane& lane) {
+  return lane.status.rx_los.value_or(false) || lane.status.rx_no_light.value_or(false) ||
+         lane.status.tx_no_light.value_or(false);
+}
+
+inline bool lit(const Lane& lane) {
+  return !lane.status.rx_los.value_or(false) && !lane.status.rx_no_light.value_or(false) &&
+         lane.values[LaneMetric::kRxPowerDbm].has_value();
+}
+
+// 0-based index of a lane in per-lane arrays; kMaxLanes when out of range.
+inline std::size_t laneIndex(const Lane& lane) {
+  return lane.number >= 1 && lane.number <= kMaxLanes ? static_cast<std::size_t>(lane.number - 1) : kMaxLanes;
+}
+
+}  // namespace opticsd

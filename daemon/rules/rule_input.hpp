@@ -1,0 +1,29 @@
+#pragma once
+// What every rule reads on one poll of one module: its state, its profile,
+// the Sample, and the aggregates all rules share (computed once per poll).
+
+#include <cstdint>
+#include <optional>
+
+#include "daemon/rules/module_rule_state.hpp"
+#include "daemon/rules/rule_profile.hpp"
+#include "drivers/sample.hpp"
+
+namespace opticsd {
+
+struct Aggregates {
+  std::optional<double> worst_ber;  // module or worst usable lane
+  std::optional<double> min_rx;     // lowest usable lane Rx power
+  std::optional<double> temperature;
+  std::uint16_t los_mask = 0;  // lanes with LOS or LOL (flapping_rule's losMask)
+};
+
+struct RuleInput {
+  ModuleRuleState& st;
+  const RuleProfile& prof;
+  const Sample& s;
+  const Aggregates& agg;
+  std::int64_t now;
+};
+
+}  // namespace opticsd

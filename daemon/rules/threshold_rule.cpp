@@ -1,0 +1,49 @@
+#include "daemon/rules/threshold_rule.hpp"
+
+#include <cmath>
+
+namespace opticsd {
+
+Outcome evaluateThreshold(const RuleInput& in, const ResolvedRule& r) {
+  Outcome o;
+  double excess = 0;  // how far beyond its level the worst value is
+  const auto consider = [&](double v, int lane) {
+    const Level l = r.level(v);
+    if (l.severity == Severity::kNone || l.severity < o.severity) return;
+    const double beyond = std::fabs(v - l.limit);
+    if (l.severity == o.severity && beyond <= excess) return;
+    o.setLevel(l);
+    o.value = v;
+    o.lane = static_cast<std::uint8_t>(lane);
+    excess = beyond;
+  };
+  if (r.spec->module_metric) {
+    if (const auto& v = in.s.module[*r.spec->module_metric]) consider(*v, 0);
+  }
+  if (r.spec->lane_metric) {
+    for (const Lane& lane : in.s.lanes) {
+      if (!usable(lane) || laneIndex(lane) >= kMaxLanes) continue;
+      if (const auto& v = lane.values[*r.spec->lane_metric]) consider(*v, lane.number);
+    }
+  }
+  if (o.severity != Severity::kNone) {
+    o.what = r.spec->metric.c_str();
+    o.unit = r.unit;
+  }
+  return o;
+}
+
+Outcome evaluateFecUncorrectable(const RuleInput& in, const ResolvedRule& r) {
+  Outcome o;
+  const auto& cur = in.s.fec.uncorrectable_blocks_total;
+  const auto& last = in.st.last_uncorrectable;
+  if (!cur || !last || *cur < *last) return o;  // a counter reset is not an error count
+  o.value = static_cast<double>(*cur - *last);
+  o.setLevel(r.level(o.value));
+  o.what = "uncorrectable_codewords";
+  o.unit = "";
+  o.note = "counted since the previous poll";
+  return o;
+}
+
+}  // namespace opticsd
