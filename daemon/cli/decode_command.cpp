@@ -22,6 +22,10 @@ namespace {
 constexpr int kExitBadFile = 1;
 constexpr int kExitUnsupported = 2;
 
+constexpr const char* kDecodeHelp =
+    "Decode a module EEPROM dump (ethtool -m hex/raw output or an opticsd page dump) like ethtool -m, with CMIS VDM.\n"
+    "Exit status: 0 decoded, 1 unreadable or malformed file, 2 unsupported module type.";
+
 struct DecodeOptions {
   std::string path;
   bool json = false;
@@ -253,10 +257,7 @@ int runDecode(const DecodeOptions& options) {
 
 void addDecodeCommand(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<DecodeOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "decode",
-      "Decode a module EEPROM dump (ethtool -m hex/raw output or an opticsd page dump) like ethtool -m, with CMIS VDM.\n"
-      "Exit status: 0 decoded, 1 unreadable or malformed file, 2 unsupported module type.");
+  CLI::App* cmd = app.add_subcommand("decode", kDecodeHelp);
   cmd->add_option("FILE", options->path, "dump file (format detected: schemas/module-dump.md)")->required();
   cmd->add_flag("--json", options->json, "print the decoded Sample as JSON");
   cmd->callback([options, &exit_code] { exit_code = runDecode(*options); });

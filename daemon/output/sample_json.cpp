@@ -20,12 +20,17 @@ void putOptional(json& j, const char* key, const std::optional<T>& value) {
   j[key] = *value;
 }
 
+// putOptional for each KEY, VALUE pair of the argument list.
+template <typename T, typename... Rest>
+void putOptionals(json& j, const char* key, const std::optional<T>& value, const Rest&... rest) {
+  putOptional(j, key, value);
+  if constexpr (sizeof...(rest) > 0) putOptionals(j, rest...);
+}
+
 json thresholdsToJson(const Thresholds& t) {
   json j = json::object();
-  putOptional(j, "high_alarm", t.high_alarm);
-  putOptional(j, "high_warning", t.high_warning);
-  putOptional(j, "low_warning", t.low_warning);
-  putOptional(j, "low_alarm", t.low_alarm);
+  putOptionals(j, "high_alarm", t.high_alarm, "high_warning", t.high_warning, "low_warning", t.low_warning, "low_alarm",
+               t.low_alarm);
   return j;
 }
 
@@ -70,14 +75,10 @@ json laneToJson(const Lane& lane) {
     if (const auto& v = lane.values[m]; v && std::isfinite(*v)) j[std::string(info(m).key)] = *v;
   }
   json status = json::object();
-  putOptional(status, "rx_los", lane.status.rx_los);
-  putOptional(status, "tx_los", lane.status.tx_los);
-  putOptional(status, "rx_lol", lane.status.rx_lol);
-  putOptional(status, "tx_lol", lane.status.tx_lol);
-  putOptional(status, "tx_fault", lane.status.tx_fault);
-  putOptional(status, "tx_no_light", lane.status.tx_no_light);
-  putOptional(status, "rx_no_light", lane.status.rx_no_light);
-  putOptional(status, "data_path_state", lane.status.data_path_state);
+  const LaneStatus& st = lane.status;
+  putOptionals(status, "rx_los", st.rx_los, "tx_los", st.tx_los, "rx_lol", st.rx_lol, "tx_lol", st.tx_lol, "tx_fault",
+               st.tx_fault, "tx_no_light", st.tx_no_light, "rx_no_light", st.rx_no_light, "data_path_state",
+               st.data_path_state);
   if (!status.empty()) j["status"] = std::move(status);
   json flags = json::object();
   for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
@@ -121,7 +122,8 @@ nlohmann::json sampleToJson(const Sample& sample) {
 
   json module_flags = json::object();
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
-    if (sample.module_flags[i]) module_flags[std::string(kModuleMetricInfo[i].key)] = flagsToJson(*sample.module_flags[i]);
+    if (sample.module_flags[i])
+      module_flags[std::string(kModuleMetricInfo[i].key)] = flagsToJson(*sample.module_flags[i]);
   }
   if (!module_flags.empty()) j["module_flags"] = std::move(module_flags);
 
@@ -132,10 +134,9 @@ nlohmann::json sampleToJson(const Sample& sample) {
   const FecCounters& fec = sample.fec;
   if (!fec.empty()) {
     json f = json::object();
-    putOptional(f, "corrected_blocks_total", fec.corrected_blocks_total);
-    putOptional(f, "uncorrectable_blocks_total", fec.uncorrectable_blocks_total);
-    putOptional(f, "corrected_bits_total", fec.corrected_bits_total);
-    putOptional(f, "bits_per_block", fec.bits_per_block);
+    putOptionals(f, "corrected_blocks_total", fec.corrected_blocks_total, "uncorrectable_blocks_total",
+                 fec.uncorrectable_blocks_total, "corrected_bits_total", fec.corrected_bits_total, "bits_per_block",
+                 fec.bits_per_block);
     if (!fec.lane_corrected_bits_total.empty()) {
       json per_lane = json::array();
       for (const auto& v : fec.lane_corrected_bits_total) per_lane.push_back(v ? json(*v) : json(nullptr));
@@ -144,11 +145,9 @@ nlohmann::json sampleToJson(const Sample& sample) {
     j["fec"] = std::move(f);
   }
   json link = json::object();
-  putOptional(link, "up", sample.link.up);
-  putOptional(link, "down_events_total", sample.link.down_events_total);
-  putOptional(link, "speed_gbps", sample.link.speed_gbps);
-  putOptional(link, "lanes", sample.link.lanes);
-  putOptional(link, "lane_line_rate_gbps", sample.link.lane_line_rate_gbps);
+  const LinkState& l = sample.link;
+  putOptionals(link, "up", l.up, "down_events_total", l.down_events_total, "speed_gbps", l.speed_gbps, "lanes", l.lanes,
+               "lane_line_rate_gbps", l.lane_line_rate_gbps);
   if (!link.empty()) j["link"] = std::move(link);
 
   if (!sample.issues.empty()) j["issues"] = sample.issues;

@@ -40,12 +40,10 @@ constexpr std::size_t kPagesAdvert = 142;     // bit 6 VDM pages 20h-2Fh, bits 1
 constexpr std::size_t kModuleMonAdvert = 159; // bit 0 temperature, bit 1 Vcc monitor supported
 constexpr std::size_t kLaneMonAdvert = 160;   // bit 0 Tx bias, 1 Tx power, 2 Rx power; bits 4-3 bias multiplier
 
-// CMIS 5.2 page 02h (thresholds): each HA, LA, HW, LW.
-constexpr std::size_t kTempThresholds = 128;     // 128-135
-constexpr std::size_t kVccThresholds = 136;      // 136-143
-constexpr std::size_t kTxPowerThresholds = 176;  // 176-183
-constexpr std::size_t kTxBiasThresholds = 184;   // 184-191
-constexpr std::size_t kRxPowerThresholds = 192;  // 192-199
+// CMIS 5.2 page 02h thresholds, 8 bytes a metric (HA, LA, HW, LW): temperature 128-135,
+// Vcc 136-143, Tx power 176-183, Tx bias 184-191, Rx power 192-199.
+constexpr ThresholdLayout kPage02Thresholds{
+    .temperature = 128, .vcc = 136, .tx_bias = 184, .tx_power = 176, .rx_power = 192};
 
 // CMIS 5.2 page 11h (lane flags and monitors), lanes 1-8 of the bank, bit n = lane n+1.
 constexpr std::size_t kDataPathState = 128;   // 128-131: 4 bits a lane, lane 1 in byte 128 bits 3-0
@@ -77,22 +75,20 @@ bool isFlat(const ModuleMemory& memory) {
 
 void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample, int& lanes_per_bank) {
   ModuleIdentity& id = sample.identity;
-  if (const auto* p = w.span(kVendorName, 16)) assignText(id.vendor, p, 16);
-  if (const auto* p = w.span(kVendorOui, 3)) assignOui(id.vendor_oui, p);
-  if (const auto* p = w.span(kVendorPn, 16)) assignText(id.part_number, p, 16);
-  if (const auto* p = w.span(kVendorRev, 2)) assignText(id.revision, p, 2);
-  if (const auto* p = w.span(kVendorSn, 16)) assignText(id.serial, p, 16);
-  if (const auto* p = w.span(kDateCode, 8)) assignDateCode(id.date_code, p);
-  if (auto c = w.u8(kConnector)) id.connector = connectorName(*c);
+  decodeVendorFields(w, {kVendorName, kVendorOui, kVendorPn, kVendorRev, 2, kVendorSn, kDateCode}, id);
+  const auto connector = w.u8(kConnector);
+  setText(id.connector, connector ? connectorName(*connector) : std::string_view{});
 
   char buf[32];
   if (auto rev = w.u8(kRevision)) {
-    std::snprintf(buf, sizeof buf, "CMIS %u.%u", *rev >> 4, *rev & 0x0f);
-    id.spec_revision.assign(buf);
+    assignVersion(id.spec_revision, "CMIS ", *rev >> 4, *rev & 0x0fu);
+  } else {
+    id.spec_revision.clear();
   }
   if (w.has(kFirmware, 2)) {
-    std::snprintf(buf, sizeof buf, "%u.%u", w.raw(kFirmware), w.raw(kFirmware + 1));
-    id.firmware_version.assign(buf);
+    assignVersion(id.firmware_version, "", w.raw(kFirmware), w.raw(kFirmware + 1));
+  } else {
+    id.firmware_version.clear();
   }
   if (auto pc = w.u8(kPowerClass)) id.power_class = (*pc >> 5) + 1;
   if (auto mp = w.u8(kMaxPower)) id.max_power_watts = *mp * 0.25;
@@ -122,16 +118,18 @@ void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample, i
     const int media_lanes = counts & 0x0f;
     const InterfaceInfo* media = mediaInterface(media_type, media_id);
     const InterfaceInfo* host = hostInterface(host_id);
+    std::string_view name;
     if (media_type == kMediaTypePassiveCopper) {
-      id.media = "passive copper";
+      name = "passive copper";
     } else if (media_type == kMediaTypeActiveCable) {
-      id.media = (tech && !copper_tech) ? "AOC" : "active copper";
+      name = (tech && !copper_tech) ? "AOC" : "active copper";
     } else if (media != nullptr) {
-      id.media = media->name;
+      name = media->name;
     } else if (media_id != 0) {
-      std::snprintf(buf, sizeof buf, "media interface 0x%02x", media_id);
-      id.media.assign(buf);
+      const int n = std::snprintf(buf, sizeof buf, "media interface 0x%02x", media_id);
+      name = std::string_view(buf, static_cast<std::size_t>(n));
     }
+    setText(id.media, name);
     const InterfaceInfo* rate = (media != nullptr && media->lane_gbps > 0) ? media : host;
     if (rate != nullptr && rate->lane_gbps > 0) {
       id.lane_rate_gbps = rate->lane_gbps;
@@ -139,8 +137,8 @@ void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample, i
     }
     const int optical_lanes = (passive || media_type == kMediaTypeBaseT) ? host_lanes : media_lanes;
     if (optical_lanes >= 1 && optical_lanes <= 8) lanes_per_bank = optical_lanes;
-  } else if (passive) {
-    id.media = "passive copper";
+  } else {
+    setText(id.media, passive ? "passive copper" : "");
   }
 }
 
@@ -160,7 +158,7 @@ void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, int lanes_
     Lane& lane = sample.lanes[index];
     const auto at = static_cast<std::size_t>(2 * n);
     if (bit(lane_advert, 1)) {
-      if (auto v = p.u16(kTxPower + at)) setLanePower(lane, LaneMetric::kTxPowerDbm, powerMilliwattsFromRaw(*v));
+      if (auto v = p.u16(kTxPower + at)) setLanePower(lane, LaneMetric::kTxPowerDbm, *v);
     }
     if (bit(lane_advert, 0)) {
       if (auto v = p.u16(kTxBias + at)) {
@@ -168,7 +166,7 @@ void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, int lanes_
       }
     }
     if (bit(lane_advert, 2)) {
-      if (auto v = p.u16(kRxPower + at)) setLanePower(lane, LaneMetric::kRxPowerDbm, powerMilliwattsFromRaw(*v));
+      if (auto v = p.u16(kRxPower + at)) setLanePower(lane, LaneMetric::kRxPowerDbm, *v);
     }
     if (auto dp = p.u8(kDataPathState + static_cast<std::size_t>(n / 2))) {
       lane.status.data_path_state = static_cast<std::uint8_t>((n % 2 == 0) ? (*dp & 0x0f) : (*dp >> 4));
@@ -250,21 +248,8 @@ void decodeCmis(const ModuleMemory& memory, Sample& sample) {
     if (!p2.hasUpper()) {
       addIssue(sample, "page 02h not read: thresholds missing");
     } else {
-      if (temp_ok) {
-        sample.thresholds(ModuleMetric::kTemperatureCelsius) = readThresholds(
-            p2, kTempThresholds, [](std::uint16_t r) { return temperatureFromRaw(static_cast<std::int16_t>(r)); });
-      }
-      if (vcc_ok) sample.thresholds(ModuleMetric::kSupplyVoltageVolts) = readThresholds(p2, kVccThresholds, voltageFromRaw);
-      if (bit(lane_advert, 1)) {
-        sample.thresholds(LaneMetric::kTxPowerDbm) = readThresholds(p2, kTxPowerThresholds, powerDbmFromRaw);
-      }
-      if (bit(lane_advert, 0)) {
-        sample.thresholds(LaneMetric::kTxBiasMilliamperes) = readThresholds(
-            p2, kTxBiasThresholds, [bias_scale](std::uint16_t r) { return biasMilliampsFromRaw(r) * bias_scale; });
-      }
-      if (bit(lane_advert, 2)) {
-        sample.thresholds(LaneMetric::kRxPowerDbm) = readThresholds(p2, kRxPowerThresholds, powerDbmFromRaw);
-      }
+      const ThresholdSupport has{temp_ok, vcc_ok, bit(lane_advert, 0), bit(lane_advert, 1), bit(lane_advert, 2)};
+      readStandardThresholds(p2, kPage02Thresholds, has, RawScale{bias_scale}, sample);
     }
   }
 

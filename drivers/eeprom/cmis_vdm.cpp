@@ -68,6 +68,25 @@ std::optional<LaneMetric> laneMetricFor(std::uint8_t type_id) {
   }
 }
 
+// Threshold set `set` (pages 28h-2Bh, 8 bytes a set at byte 128 + 8 x set): HA, LA, HW, LW.
+Thresholds thresholdSet(const VdmTypeInfo& info, const std::uint8_t* thresholds, int set) {
+  const std::uint8_t* t = thresholds + 8 * set;
+  Thresholds th;
+  th.high_alarm = decodeValue(info, be16(t));
+  th.low_alarm = decodeValue(info, be16(t + 2));
+  th.high_warning = decodeValue(info, be16(t + 4));
+  th.low_warning = decodeValue(info, be16(t + 6));
+  return th;
+}
+
+// Flags page 2Ch: 32 bytes per group, two slots a byte (even slot in bits 3-0):
+// bit 0 high alarm, 1 low alarm, 2 high warning, 3 low warning.
+AlarmFlags slotFlags(const std::uint8_t* flags, int group, int slot) {
+  const std::uint8_t byte = flags[32 * group + slot / 2];
+  const std::uint8_t nib = static_cast<std::uint8_t>((slot % 2 == 0) ? (byte & 0x0f) : (byte >> 4));
+  return makeFlags(bit(nib, 0), bit(nib, 1), bit(nib, 2), bit(nib, 3));
+}
+
 }  // namespace
 
 double decodeF16(std::uint16_t raw) {
@@ -118,60 +137,60 @@ bool readVdmObservable(const ModuleMemory&, const std::uint8_t* descriptors, con
   out.lane = static_cast<std::uint8_t>((d0 & 0x0f) + 1);
   const int set = d0 >> 4;
   if (values != nullptr) out.value = decodeValue(*info, be16(values + 2 * slot));
-  if (thresholds != nullptr) {
-    // Threshold set (pages 28h-2Bh, 8 bytes a set at 128 + 8 x set): HA, LA, HW, LW.
-    const std::uint8_t* t = thresholds + 8 * set;
-    Thresholds th;
-    th.high_alarm = decodeValue(*info, be16(t));
-    th.low_alarm = decodeValue(*info, be16(t + 2));
-    th.high_warning = decodeValue(*info, be16(t + 4));
-    th.low_warning = decodeValue(*info, be16(t + 6));
-    out.thresholds = th;
-  }
-  if (flags != nullptr) {
-    // Flags page 2Ch: 32 bytes per group, two slots a byte (even slot in bits 3-0):
-    // bit 0 high alarm, 1 low alarm, 2 high warning, 3 low warning.
-    const std::uint8_t byte = flags[32 * group + slot / 2];
-    const std::uint8_t nib = static_cast<std::uint8_t>((slot % 2 == 0) ? (byte & 0x0f) : (byte >> 4));
-    out.flags = makeFlags(bit(nib, 0), bit(nib, 1), bit(nib, 2), bit(nib, 3));
-  }
+  if (thresholds != nullptr) out.thresholds = thresholdSet(*info, thresholds, set);
+  if (flags != nullptr) out.flags = slotFlags(flags, group, slot);
   return true;
 }
 
 }  // namespace detail
 
 void applyVdm(const ModuleMemory& memory, Sample& sample) {
+  // The hot path of a CMIS decode: reads the slots in place, without building
+  // a VdmObservable, and decodes a threshold set only where the Sample still
+  // lacks that metric's thresholds (the first lane carrying it).
   std::optional<double> laser_temp;
   std::optional<double> laser_age;
-  forEachVdmObservable(memory, [&](const VdmObservable& obs) {
-    if (!obs.value) return;
-    if (obs.type_id == 4) {  // laser temperature: the hottest laser is the module figure
-      laser_temp = laser_temp ? std::max(*laser_temp, *obs.value) : *obs.value;
-      if (obs.thresholds && !sample.thresholds(ModuleMetric::kLaserTemperatureCelsius)) {
-        sample.thresholds(ModuleMetric::kLaserTemperatureCelsius) = obs.thresholds;
+  const int groups = vdmGroupCount(memory);
+  const std::uint8_t* flags = detail::fullPage(memory, kVdmFlagPage);
+  for (int g = 0; g < groups; ++g) {
+    const auto gp = static_cast<std::uint8_t>(g);
+    const std::uint8_t* descriptors = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
+    const std::uint8_t* values = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmValuePage + gp));
+    if (descriptors == nullptr || values == nullptr) continue;  // no values: nothing reaches the Sample
+    const std::uint8_t* thresholds = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+    for (int slot = 0; slot < 64; ++slot) {
+      // Descriptor: even byte bits 7-4 threshold set ID, bits 3-0 lane - 1; odd byte type ID.
+      const std::uint8_t d0 = descriptors[2 * slot];
+      const std::uint8_t type_id = descriptors[2 * slot + 1];
+      const VdmTypeInfo* info = vdmTypeInfo(type_id);
+      if (info == nullptr) continue;
+      const double value = decodeValue(*info, be16(values + 2 * slot));
+      const int set = d0 >> 4;
+      if (type_id == 4) {  // laser temperature: the hottest laser is the module figure
+        laser_temp = laser_temp ? std::max(*laser_temp, value) : value;
+        auto& th = sample.thresholds(ModuleMetric::kLaserTemperatureCelsius);
+        if (thresholds != nullptr && !th) th = thresholdSet(*info, thresholds, set);
+        continue;
       }
-      return;
-    }
-    if (obs.type_id == 1) {  // laser age in percent of rated life
-      const double ratio = *obs.value / 100.0;
-      laser_age = laser_age ? std::max(*laser_age, ratio) : ratio;
-      return;
-    }
-    const auto metric = laneMetricFor(obs.type_id);
-    if (!metric || !std::isfinite(*obs.value)) return;
-    if (obs.lane > sample.lanes.size()) {
-      const std::size_t old = sample.lanes.size();
-      sample.lanes.resize(obs.lane);
-      for (std::size_t i = old; i < sample.lanes.size(); ++i) {
-        sample.lanes[i] = Lane{};
-        sample.lanes[i].number = static_cast<std::uint16_t>(i + 1);
+      if (type_id == 1) {  // laser age in percent of rated life
+        laser_age = laser_age ? std::max(*laser_age, value / 100.0) : value / 100.0;
+        continue;
       }
+      const auto metric = laneMetricFor(type_id);
+      if (!metric || !std::isfinite(value)) continue;
+      const std::size_t lane_number = (d0 & 0x0fu) + 1;
+      if (lane_number > sample.lanes.size()) {
+        const std::size_t old = sample.lanes.size();
+        sample.lanes.resize(lane_number);
+        for (std::size_t i = old; i < lane_number; ++i) sample.lanes[i].number = static_cast<std::uint16_t>(i + 1);
+      }
+      Lane& lane = sample.lanes[lane_number - 1];
+      lane.values.set(*metric, value);
+      if (flags != nullptr) lane.flags[static_cast<std::size_t>(*metric)] = slotFlags(flags, g, slot);
+      auto& th = sample.thresholds(*metric);
+      if (thresholds != nullptr && !th) th = thresholdSet(*info, thresholds, set);
     }
-    Lane& lane = sample.lanes[obs.lane - 1u];
-    lane.values.set(*metric, *obs.value);
-    if (obs.flags) lane.flags[static_cast<std::size_t>(*metric)] = obs.flags;
-    if (obs.thresholds && !sample.thresholds(*metric)) sample.thresholds(*metric) = obs.thresholds;
-  });
+  }
   if (laser_temp) sample.module.set(ModuleMetric::kLaserTemperatureCelsius, *laser_temp);
   if (laser_age) sample.module.set(ModuleMetric::kLaserAgeRatio, *laser_age);
 }

@@ -3,7 +3,11 @@
 // units (SFF-8472 rev 12.4 section 9.2 / SFF-8636 rev 2.10a section 6.2.4 /
 // CMIS 5.2 section 8.2.5, all alike) and the zero-light rule live in one place.
 
+#include <array>
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -14,33 +18,150 @@
 namespace opticsd::eeprom {
 
 // Raw monitor encodings shared by SFF-8472 A2h, SFF-8636 and CMIS.
-inline double temperatureFromRaw(std::int16_t raw) { return raw / 256.0; }          // signed 1/256 degC
-inline double voltageFromRaw(std::uint16_t raw) { return raw * 100e-6; }             // 100 uV
-inline double biasMilliampsFromRaw(std::uint16_t raw) { return raw * 2e-3; }         // 2 uA
-inline double powerMilliwattsFromRaw(std::uint16_t raw) { return raw * 1e-4; }       // 0.1 uW
-inline double powerDbmFromRaw(std::uint16_t raw) { return opticalPowerFromMilliwatts(powerMilliwattsFromRaw(raw)).dbm; }
+inline double temperatureFromRaw(std::int16_t raw) { return raw / 256.0; }    // signed 1/256 degC
+inline double voltageFromRaw(std::uint16_t raw) { return raw * 100e-6; }      // 100 uV
+inline double biasMilliampsFromRaw(std::uint16_t raw) { return raw * 2e-3; }  // 2 uA
 
-// Four consecutive 16-bit thresholds in spec order high alarm, low alarm,
-// high warning, low warning, starting at window byte `offset`, each turned
-// into the metric's unit by `convert(raw)`. nullopt when any is missing.
-template <typename Convert>
-std::optional<Thresholds> readThresholds(const PageWindow& window, std::size_t offset, Convert convert) {
-  if (!window.has(offset, 8)) return std::nullopt;
-  Thresholds t;
-  t.high_alarm = convert(window.rawU16(offset));
-  t.low_alarm = convert(window.rawU16(offset + 2));
-  t.high_warning = convert(window.rawU16(offset + 4));
-  t.low_warning = convert(window.rawU16(offset + 6));
+namespace detail {
+// log2(1 + i/64), i = 0..63, as the nearest doubles (shortest round-trip form).
+// clang-format off
+inline constexpr double kLog2Steps[64] = {
+    0.0, 0.02236781302845451, 0.044394119358453436, 0.06608919045777244,
+    0.0874628412503394, 0.10852445677816905, 0.12928301694496647, 0.14974711950468206,
+    0.16992500144231237, 0.18982455888001723, 0.20945336562894978, 0.22881869049588088,
+    0.2479275134435855, 0.2667865406949014, 0.28540221886224837, 0.30378074817710293,
+    0.32192809488736235, 0.33985000288462475, 0.3575520046180837, 0.37503943134692475,
+    0.3923174227787603, 0.4093909361377018, 0.42626475470209796, 0.4429434958487283,
+    0.45943161863729726, 0.47573343096639775, 0.4918530963296747, 0.5077946401986962,
+    0.5235619560570128, 0.5391588111080314, 0.5545888516776374, 0.5698556083309478,
+    0.5849625007211562, 0.5999128421871277, 0.6147098441152082, 0.6293566200796096,
+    0.6438561897747247, 0.6582114827517948, 0.6724253419714956, 0.6865005271832184,
+    0.7004397181410922, 0.7142455176661227, 0.7279204545631992, 0.7414669864011469,
+    0.7548875021634686, 0.7681843247769263, 0.7813597135246596, 0.794415866350106,
+    0.8073549220576041, 0.8201789624151877, 0.8328900141647416, 0.8454900509443752,
+    0.8579809951275721, 0.8703647195834046, 0.8826430493618412, 0.8948177633079435,
+    0.9068905956085185, 0.9188632372745945, 0.9307373375628862, 0.9425145053392399,
+    0.9541963103868752, 0.965784284662087, 0.9772799234999164, 0.9886846867721658,
+};
+// clang-format on
+// 1 / (1 + i/64), i = 0..63.
+inline constexpr auto kInverseSteps = [] {
+  std::array<double, 64> t{};
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = 1.0 / (1.0 + static_cast<double>(i) / 64);
   return t;
+}();
+}  // namespace detail
+
+// log2(x) for a finite x >= 2^-1022 (a normal double), to within 1e-13
+// absolute: x = 2^e m with m in [1, 2), m = c (1 + r) with c = 1 + i/64 from
+// the top mantissa bits and r in [0, 1/64), then log2(1 + r) by its series to
+// r^7. Inline and branch-free; a third of the cost of glibc's log2 call.
+inline double log2Normal(double x) {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  const auto i = static_cast<std::size_t>((bits >> 46) & 0x3f);  // top 6 mantissa bits
+  const double m = std::bit_cast<double>((bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+  const double r = m * detail::kInverseSteps[i] - 1.0;
+  // ln(1 + r) = r - r^2/2 + r^3/3 - ... ; truncation error < r^8/8 < 2e-15.
+  const double ln1p =
+      r * (1.0 + r * (-1.0 / 2 + r * (1.0 / 3 + r * (-1.0 / 4 + r * (1.0 / 5 + r * (-1.0 / 6 + r / 7))))));
+  constexpr double kLog2e = 1.4426950408889634074;
+  return e + detail::kLog2Steps[i] + ln1p * kLog2e;
 }
 
-// Sets an optical power lane value in dBm and its no-light status.
-inline void setLanePower(Lane& lane, LaneMetric metric, double milliwatts) {
-  const OpticalPower p = opticalPowerFromMilliwatts(milliwatts);
+// Optical power given in the modules' unit of 0.1 uW (a raw value, or an
+// SFF-8472 externally calibrated one) as dBm, with the floor and no-light
+// rule of units.hpp: at or below 1 unit (0.0001 mW) the lane is dark.
+// 10 log10(units x 1e-4 mW) = 10 log10(2) x log2(units) - 40; glibc's log10
+// was the largest single cost of a decode.
+inline OpticalPower opticalPowerFromTenthMicrowatts(double units) {
+  constexpr double kDbPerOctave = 3.0102999566398119521;                         // 10 log10(2)
+  if (!(units > 1.0 && units <= std::numeric_limits<double>::max())) return {};  // also NaN and +inf
+  return {kDbPerOctave * log2Normal(units) + kNoLightFloorDbm, false};
+}
+inline double powerDbmFromRaw(std::uint16_t raw) { return opticalPowerFromTenthMicrowatts(raw).dbm; }
+
+// Sets an optical power lane value (in 0.1 uW units) as dBm and its no-light status.
+inline void setLanePower(Lane& lane, LaneMetric metric, double tenth_microwatts) {
+  const OpticalPower p = opticalPowerFromTenthMicrowatts(tenth_microwatts);
   lane.values.set(metric, p.dbm);
   if (metric == LaneMetric::kTxPowerDbm) lane.status.tx_no_light = p.no_light;
   if (metric == LaneMetric::kRxPowerDbm) lane.status.rx_no_light = p.no_light;
 }
+
+// Four consecutive 16-bit thresholds in spec order high alarm, low alarm,
+// high warning, low warning, starting at window byte `offset`, each turned
+// into the metric's unit by `convert(raw)`. Written in place (no copy
+// of the optional); reset when any is missing.
+template <typename Convert>
+void readThresholds(const PageWindow& window, std::size_t offset, Convert convert, std::optional<Thresholds>& out) {
+  if (!window.has(offset, 8)) {
+    out.reset();
+    return;
+  }
+  Thresholds& t = out.emplace();
+  t.high_alarm = convert(window.rawU16(offset));
+  t.low_alarm = convert(window.rawU16(offset + 2));
+  t.high_warning = convert(window.rawU16(offset + 4));
+  t.low_warning = convert(window.rawU16(offset + 6));
+}
+
+// Where a page keeps the five standard threshold sets (each 8 bytes: HA, LA,
+// HW, LW) and which of them the module has: SFF-8472 A2h bytes 0-39,
+// SFF-8636 page 03h bytes 128-199, CMIS page 02h bytes 128-199.
+struct ThresholdLayout {
+  std::size_t temperature = 0, vcc = 0, tx_bias = 0, tx_power = 0, rx_power = 0;
+};
+// Which of the five the module has (its monitors); the rest are left unset.
+struct ThresholdSupport {
+  bool temperature = true, vcc = true, tx_bias = true, tx_power = true, rx_power = true;
+};
+
+// The internal-calibration encoding, with CMIS's Tx bias multiplier.
+struct RawScale {
+  double bias_scale = 1;
+  double temperature(std::uint16_t r) const { return temperatureFromRaw(static_cast<std::int16_t>(r)); }
+  double vcc(std::uint16_t r) const { return voltageFromRaw(r); }
+  double txBias(std::uint16_t r) const { return biasMilliampsFromRaw(r) * bias_scale; }
+  double txPowerDbm(std::uint16_t r) const { return powerDbmFromRaw(r); }
+  double rxPowerDbm(std::uint16_t r) const { return powerDbmFromRaw(r); }
+};
+
+// Reads the threshold sets `layout` names into `sample`, converting with
+// `scale` (RawScale or any type with the same five methods).
+template <typename Scale>
+void readStandardThresholds(const PageWindow& w, const ThresholdLayout& layout, const ThresholdSupport& has,
+                            const Scale& scale, Sample& sample) {
+  auto set = [&](auto metric, bool wanted, std::size_t offset, auto convert) {
+    if (wanted) readThresholds(w, offset, convert, sample.thresholds(metric));
+  };
+  set(ModuleMetric::kTemperatureCelsius, has.temperature, layout.temperature,
+      [&](std::uint16_t r) { return scale.temperature(r); });
+  set(ModuleMetric::kSupplyVoltageVolts, has.vcc, layout.vcc, [&](std::uint16_t r) { return scale.vcc(r); });
+  set(LaneMetric::kTxBiasMilliamperes, has.tx_bias, layout.tx_bias, [&](std::uint16_t r) { return scale.txBias(r); });
+  set(LaneMetric::kTxPowerDbm, has.tx_power, layout.tx_power, [&](std::uint16_t r) { return scale.txPowerDbm(r); });
+  set(LaneMetric::kRxPowerDbm, has.rx_power, layout.rx_power, [&](std::uint16_t r) { return scale.rxPowerDbm(r); });
+}
+
+// Window offsets of the vendor fields (ASCII, space padded), which every
+// family has in the same order but at its own bytes.
+struct VendorFieldLayout {
+  std::size_t name = 0;  // 16 bytes
+  std::size_t oui = 0;   // 3 bytes
+  std::size_t part = 0;  // 16 bytes
+  std::size_t revision = 0;
+  std::size_t revision_length = 0;
+  std::size_t serial = 0;  // 16 bytes
+  std::size_t date = 0;    // 8 bytes YYMMDDLL
+};
+void decodeVendorFields(const PageWindow& w, const VendorFieldLayout& layout, ModuleIdentity& id);
+
+// Nominal per-lane data rate from the nominal signalling rate byte (100 MBd
+// units; 0xFF: the extended byte, 250 MBd units), SFF-8472 rev 12.4 bytes
+// 12/66 and SFF-8636 rev 2.10a bytes 140/222. Rates below 9.5 GBd give 1 Gb/s
+// when `with_1g` (SFP), nullopt otherwise.
+std::optional<double> laneRateFromSignallingRate(std::optional<std::uint8_t> nominal,
+                                                 std::optional<std::uint8_t> extended, bool with_1g);
 
 inline AlarmFlags makeFlags(bool high_alarm, bool low_alarm, bool high_warning, bool low_warning) {
   AlarmFlags f;
@@ -61,5 +182,13 @@ void resetLanes(Sample& sample, std::size_t count);
 
 // Fills the common identity bits of a family from the identifier byte.
 void setIdentifier(Sample& sample, std::uint8_t identifier, ModuleFamily family);
+
+// The SFF-8024 connector name and the spec revision named by `revision_name`,
+// each empty when its byte was not read; no firmware version (CMIS only).
+void setConnectorAndRevision(ModuleIdentity& id, std::optional<std::uint8_t> connector,
+                             std::optional<std::uint8_t> revision, std::string_view (*revision_name)(std::uint8_t));
+
+// Writes "<major>.<minor>" (decimal) into `out` without allocating beyond its capacity.
+void assignVersion(std::string& out, std::string_view prefix, unsigned major, unsigned minor);
 
 }  // namespace opticsd::eeprom

@@ -13,14 +13,23 @@ namespace {
 
 // Clears everything a decode writes without releasing string or vector
 // capacity, so a Sample reused across polls decodes without allocating.
-void resetDecoded(Sample& sample) {
+// The identity strings and the lanes are not cleared by resetDecoded: each
+// family decoder writes or clears every string (so an unchanged identity is
+// compared, not copied) and resets its lanes in place. A module no family
+// decodes gets this instead.
+void clearUndecoded(Sample& sample) {
+  sample.lanes.clear();
   ModuleIdentity& id = sample.identity;
-  id.family = ModuleFamily::kUnknown;
-  id.sff8024_identifier.reset();
   for (std::string* s : {&id.form_factor, &id.media, &id.vendor, &id.vendor_oui, &id.part_number, &id.revision,
                          &id.serial, &id.date_code, &id.connector, &id.firmware_version, &id.spec_revision}) {
     s->clear();
   }
+}
+
+void resetDecoded(Sample& sample) {
+  ModuleIdentity& id = sample.identity;
+  id.family = ModuleFamily::kUnknown;
+  id.sff8024_identifier.reset();
   id.wavelength_nm.reset();
   id.cable_length_m.reset();
   id.power_class.reset();
@@ -29,12 +38,15 @@ void resetDecoded(Sample& sample) {
   id.lane_rate_gbps.reset();
   id.has_diagnostics.reset();
   id.passive_copper.reset();
-  sample.module = ModuleValues{};
-  sample.module_thresholds = {};
-  sample.lane_thresholds = {};
-  sample.module_flags = {};
-  sample.lanes.clear();
-  sample.issues.clear();
+  // reset() writes one engaged flag where assigning {} would zero the whole
+  // arrays (about 1.4 KB a decode).
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    sample.module[static_cast<ModuleMetric>(i)].reset();
+    sample.module_thresholds[i].reset();
+    sample.module_flags[i].reset();
+  }
+  for (auto& t : sample.lane_thresholds) t.reset();
+  sample.issues.clear();  // lanes: each family's resetLanes, or clearUndecoded
   sample.module_present = true;
 }
 
@@ -63,6 +75,7 @@ void decodeModule(const ModuleMemory& memory, Sample& sample) {
   resetDecoded(sample);
   const auto identifier = memory.byte(PageKey{kI2cAddressA0, 0, 0, false}, 0);
   if (!identifier) {
+    clearUndecoded(sample);
     addIssue(sample, "lower memory byte 0 (SFF-8024 identifier) not read: module type unknown");
     return;
   }
@@ -74,6 +87,7 @@ void decodeModule(const ModuleMemory& memory, Sample& sample) {
     case ModuleFamily::kCmis: decodeCmis(memory, sample); return;
     case ModuleFamily::kUnknown: break;
   }
+  clearUndecoded(sample);
   char buf[48];
   std::snprintf(buf, sizeof buf, "unsupported module type 0x%02x", *identifier);
   addIssue(sample, buf);

@@ -13,6 +13,15 @@ namespace {
 
 constexpr std::string_view kMagic = "# opticsd module dump v1";
 
+// ethtool `hex on` prints a linear image of at most ETH_MODULE_SFF_8636_MAX_LEN
+// (640) bytes: A0h+A2h for SFF-8472, lower memory + pages 00h-03h otherwise.
+// (Netlink `hex on` prints one page with window offsets 0x00-0xff.) An offset
+// past 0x27f is therefore not ethtool output, and which page it would be is a
+// guess: rejected rather than misplaced.
+constexpr std::size_t kEthtoolLinearMax = 640;
+// Bare hex and raw binary dumps may hold a longer linear image (CMIS pages up to FFh).
+constexpr std::size_t kLinearMax = 256 + 255 * kPageSize;
+
 int hexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -113,6 +122,7 @@ void placeLinear(const std::vector<std::uint8_t>& data, const std::vector<bool>&
   for (std::size_t start = 256, page = 1; start < n && page < 256; start += 128, ++page) {
     writeRun(start, std::min(n, start + 128), kI2cAddressA0, static_cast<std::uint8_t>(page), 128);
   }
+  if (n > kLinearMax) out.notes.emplace_back("bytes past upper page FFh (linear offset 0x8000) ignored");
   if (n % 128 != 0) out.notes.emplace_back("dump length is not a multiple of 128: last page truncated");
 }
 
@@ -235,6 +245,15 @@ Result<DumpParse> parseHexText(std::string_view text, bool with_offsets) {
         error = lineNote(number, "expected 'OFFSET: bytes' as ethtool hex output prints it");
         return false;
       }
+      if (*offset >= kEthtoolLinearMax) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf,
+                      "offset 0x%04x is past 0x027f, the end of the linear image ethtool prints; "
+                      "use the page-addressed format for other pages",
+                      *offset);
+        error = lineNote(number, buf);
+        return false;
+      }
       if (*offset != next) out.notes.push_back(lineNote(number, "offset jumps; bytes in between are missing"));
       next = *offset;
       line = line.substr(colon + 1);
@@ -257,6 +276,10 @@ Result<DumpParse> parseHexText(std::string_view text, bool with_offsets) {
         high = d;
         continue;
       }
+      if (with_offsets && next >= kEthtoolLinearMax) {
+        error = lineNote(number, "bytes run past offset 0x027f, the end of the linear image ethtool prints");
+        return false;
+      }
       if (next >= 65536) {
         error = "dump larger than 64 KiB";
         return false;
@@ -276,6 +299,7 @@ Result<DumpParse> parseHexText(std::string_view text, bool with_offsets) {
   if (!ok) return fail(error);
   if (data.empty()) return fail("no bytes found in the dump");
   placeLinear(data, have, out);
+  if (out.memory.empty()) return fail("no byte of the dump falls in an addressable page");
   return out;
 }
 

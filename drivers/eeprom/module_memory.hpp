@@ -49,7 +49,10 @@ class ModuleMemory {
   std::optional<std::uint8_t> byte(const PageKey& key, std::size_t offset_in_half) const;
 
   bool empty() const { return pages_.empty(); }
-  void clear() { pages_.clear(); }
+  void clear() {
+    pages_.clear();
+    bank0_.fill(0);
+  }
 
   struct Page {
     PageKey key;
@@ -60,7 +63,24 @@ class ModuleMemory {
 
  private:
   Page& pageFor(const PageKey& key);
+  static constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+  // The bank0_ entry of a key: bank 0 of A0h/A2h, upper page N at N, lower memory at 256; else kAbsent.
+  static std::size_t slot(const PageKey& key) {
+    if (key.bank != 0 || (key.i2c_address != kI2cAddressA0 && key.i2c_address != kI2cAddressA2)) return kAbsent;
+    if (!key.upper && key.page != 0) return kAbsent;
+    return (key.i2c_address == kI2cAddressA2 ? 257u : 0u) + (key.upper ? key.page : 256u);
+  }
+  // Position in pages_, or kAbsent: the bank0_ index, else a scan.
+  std::size_t indexOf(const PageKey& key) const {
+    if (const std::size_t at = slot(key); at != kAbsent) return bank0_[at] == 0 ? kAbsent : bank0_[at] - 1;
+    return scan(key);
+  }
+  std::size_t scan(const PageKey& key) const;
+
   std::vector<Page> pages_;  // few pages per module: a vector beats a map here
+  // Position + 1 in pages_ (0: absent) of the pages a decode looks up most,
+  // found without a scan (see slot()).
+  std::array<std::uint32_t, 2 * 257> bank0_{};
 };
 
 // A read the decoder asks a transport to make: `length` bytes at window

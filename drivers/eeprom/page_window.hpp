@@ -35,8 +35,11 @@ class PageWindow {
 
   // True when bytes [offset, offset + length) were all read.
   bool has(std::size_t offset, std::size_t length = 1) const {
-    if (offset + length > 2 * kPageSize) return false;
-    for (std::size_t at = offset; at < offset + length; ++at) {
+    const std::size_t end = offset + length;
+    if (end > 2 * kPageSize) return false;
+    // Fast path: every touched half was read in full (the usual case).
+    if ((offset >= kPageSize || lower_full_) && (end <= kPageSize || upper_full_)) return true;
+    for (std::size_t at = offset; at < end; ++at) {
       if (!hasByte(at)) return false;
     }
     return true;

@@ -98,7 +98,7 @@ constexpr std::array<Row, 19> kMmf{{
 }};
 
 // SFF-8024 rev 4.11 Table 4-7, SMF Media Interface IDs.
-constexpr std::array<Row, 32> kSmf{{
+constexpr std::array<Row, 36> kSmf{{
     {0x01, {"10GBASE-LW", 10, kNrz}},      {0x02, {"10GBASE-EW", 10, kNrz}},
     {0x03, {"10G-ZW", 10, kNrz}},          {0x04, {"10GBASE-LR", 10, kNrz}},
     {0x05, {"10GBASE-ER", 10, kNrz}},      {0x06, {"10G-ZR", 10, kNrz}},
@@ -115,10 +115,14 @@ constexpr std::array<Row, 32> kSmf{{
     {0x1B, {"400GBASE-LR8", 50, kPam4}},   {0x1C, {"400GBASE-DR4", 100, kPam4}},
     {0x1D, {"400G-FR4", 100, kPam4}},      {0x1E, {"400G-LR4-10", 100, kPam4}},
     {0x3E, {"400ZR", 400, kUnk}},          {0x3F, {"400ZR unamplified", 400, kUnk}},
+    {0x43, {"400GBASE-LR4-6", 100, kPam4}},
+    // 800G single-mode: 8 x 100G PAM4 (IEEE 802.3df); -2 is the 2 km reach.
+    {0x55, {"400GBASE-DR4-2", 100, kPam4}},  {0x56, {"800GBASE-DR8", 100, kPam4}},
+    {0x57, {"800GBASE-DR8-2", 100, kPam4}},
 }};
 
 // SFF-8024 rev 4.11 Table 4-8 (passive copper), 4-9 (active cable), 4-10 (BASE-T).
-constexpr std::array<Row, 2> kPassiveCopper{{{0x01, {"passive copper"}}, {0x02, {"passive loopback"}}}};
+constexpr std::array<Row, 2> kPassiveCopper{{{0x01, {"passive copper"}}, {0xBF, {"passive loopback"}}}};
 constexpr std::array<Row, 5> kActiveCable{{{0x01, {"active cable"}},
                                            {0x02, {"active cable"}},
                                            {0x03, {"active cable"}},

@@ -30,11 +30,9 @@ constexpr std::size_t kA0DiagType = 92;        // Table 8-5: bit 6 DDM, bit 5 in
 constexpr std::size_t kA0EnhancedOptions = 93; // Table 8-6: bit 7 flags, bit 5 soft TX_FAULT, bit 4 soft RX_LOS
 constexpr std::size_t kA0Compliance = 94;      // Table 8-8: SFF-8472 revision
 
-constexpr std::size_t kA2TempThresholds = 0;   // 0-7: HA, LA, HW, LW (Table 9-5)
-constexpr std::size_t kA2VccThresholds = 8;    // 8-15
-constexpr std::size_t kA2BiasThresholds = 16;  // 16-23
-constexpr std::size_t kA2TxPwrThresholds = 24; // 24-31
-constexpr std::size_t kA2RxPwrThresholds = 32; // 32-39
+// A2h bytes 0-39 (Table 9-5), 8 bytes a metric (HA, LA, HW, LW): temperature 0-7, Vcc 8-15,
+// Tx bias 16-23, Tx power 24-31, Rx power 32-39.
+constexpr ThresholdLayout kA2Thresholds{.temperature = 0, .vcc = 8, .tx_bias = 16, .tx_power = 24, .rx_power = 32};
 constexpr std::size_t kA2RxPwr4 = 56;          // 56-75: Rx_PWR(4..0) IEEE-754 floats (Table 9-6)
 constexpr std::size_t kA2TxISlope = 76;        // 76-91: slope (unsigned 8.8) / offset (signed) pairs
 constexpr std::size_t kA2TxPwrSlope = 80;
@@ -56,23 +54,30 @@ struct Calibration {
   double slope_bias = 1, slope_txpwr = 1, slope_temp = 1, slope_vcc = 1;
   double offset_bias = 0, offset_txpwr = 0, offset_temp = 0, offset_vcc = 0;
 
-  // Results are clamped into the 16-bit range of the internal-calibration encoding.
+  // Calibrated A/D values in the internal-calibration encoding, clamped into its 16-bit range.
   static double clampU16(double v) { return v < 0 ? 0 : (v > 65535 ? 65535 : v); }
-  double bias(std::uint16_t ad) const { return external ? clampU16(slope_bias * ad + offset_bias) : ad; }
-  double txPower(std::uint16_t ad) const { return external ? clampU16(slope_txpwr * ad + offset_txpwr) : ad; }
-  double vcc(std::uint16_t ad) const { return external ? clampU16(slope_vcc * ad + offset_vcc) : ad; }
-  double temp(std::uint16_t ad) const {
+  double adBias(std::uint16_t ad) const { return external ? clampU16(slope_bias * ad + offset_bias) : ad; }
+  double adTxPower(std::uint16_t ad) const { return external ? clampU16(slope_txpwr * ad + offset_txpwr) : ad; }
+  double adVcc(std::uint16_t ad) const { return external ? clampU16(slope_vcc * ad + offset_vcc) : ad; }
+  double adTemp(std::uint16_t ad) const {
     const auto s = static_cast<std::int16_t>(ad);
     if (!external) return s;
     const double v = slope_temp * s + offset_temp;
     return v < -32768 ? -32768 : (v > 32767 ? 32767 : v);
   }
-  double rxPower(std::uint16_t ad) const {
+  double adRxPower(std::uint16_t ad) const {
     if (!external) return ad;
     const double x = ad;
     const double v = (((double{rx[4]} * x + rx[3]) * x + rx[2]) * x + rx[1]) * x + rx[0];
     return std::isfinite(v) ? clampU16(v) : 0.0;
   }
+
+  // In metric units: the scale readStandardThresholds takes.
+  double temperature(std::uint16_t ad) const { return adTemp(ad) / 256.0; }
+  double vcc(std::uint16_t ad) const { return adVcc(ad) * 100e-6; }
+  double txBias(std::uint16_t ad) const { return adBias(ad) * 2e-3; }
+  double txPowerDbm(std::uint16_t ad) const { return opticalPowerFromTenthMicrowatts(adTxPower(ad)).dbm; }
+  double rxPowerDbm(std::uint16_t ad) const { return opticalPowerFromTenthMicrowatts(adRxPower(ad)).dbm; }
 };
 
 bool readCalibration(const PageWindow& a2, Calibration& cal) {
@@ -112,14 +117,8 @@ std::string_view revisionName(std::uint8_t code) {
 }
 
 void decodeIdentity(const PageWindow& a0, ModuleIdentity& id) {
-  if (const auto* p = a0.span(kA0VendorName, 16)) assignText(id.vendor, p, 16);
-  if (const auto* p = a0.span(kA0VendorOui, 3)) assignOui(id.vendor_oui, p);
-  if (const auto* p = a0.span(kA0VendorPn, 16)) assignText(id.part_number, p, 16);
-  if (const auto* p = a0.span(kA0VendorRev, 4)) assignText(id.revision, p, 4);
-  if (const auto* p = a0.span(kA0VendorSn, 16)) assignText(id.serial, p, 16);
-  if (const auto* p = a0.span(kA0DateCode, 8)) assignDateCode(id.date_code, p);
-  if (auto c = a0.u8(kA0Connector)) id.connector = connectorName(*c);
-  if (auto r = a0.u8(kA0Compliance)) id.spec_revision = revisionName(*r);
+  decodeVendorFields(a0, {kA0VendorName, kA0VendorOui, kA0VendorPn, kA0VendorRev, 4, kA0VendorSn, kA0DateCode}, id);
+  setConnectorAndRevision(id, a0.u8(kA0Connector), a0.u8(kA0Compliance), revisionName);
 
   const std::uint8_t cable = a0.u8(kA0CableTech).value_or(0);
   const bool passive = bit(cable, 2);
@@ -136,45 +135,31 @@ void decodeIdentity(const PageWindow& a0, ModuleIdentity& id) {
   if (auto code = a0.u8(kA0ExtCompliance); code && *code != 0) ext = extendedCompliance(*code);
   const std::uint8_t ten_g = a0.u8(kA0TenGCompliance).value_or(0);
   const std::uint8_t gbe = a0.u8(kA0GbeCompliance).value_or(0);
+  std::string_view media;
   if (ext != nullptr) {
-    id.media = ext->single_lane_name.empty() ? ext->name : ext->single_lane_name;
+    media = ext->single_lane_name.empty() ? ext->name : ext->single_lane_name;
     id.lane_rate_gbps = ext->lane_gbps > 0 ? std::optional<double>(ext->lane_gbps) : std::nullopt;
   } else if (ten_g & 0xf0) {
-    id.media = bit(ten_g, 7) ? "10GBASE-ER" : bit(ten_g, 6) ? "10GBASE-LRM" : bit(ten_g, 5) ? "10GBASE-LR" : "10GBASE-SR";
+    media = bit(ten_g, 7) ? "10GBASE-ER" : bit(ten_g, 6) ? "10GBASE-LRM" : bit(ten_g, 5) ? "10GBASE-LR" : "10GBASE-SR";
     id.lane_rate_gbps = 10;
   } else if (gbe != 0) {
     static constexpr std::string_view kGbe[8] = {"1000BASE-SX",  "1000BASE-LX", "1000BASE-CX", "1000BASE-T",
                                                  "100BASE-LX10", "100BASE-FX",  "BASE-BX10",   "BASE-PX"};
     for (int b = 0; b < 8; ++b) {
       if (bit(gbe, b)) {
-        id.media = kGbe[b];
+        media = kGbe[b];
         break;
       }
     }
     id.lane_rate_gbps = (gbe & 0x0f) ? 1.0 : 0.1;
   } else if (passive) {
-    id.media = "passive copper";
+    media = "passive copper";
   } else if (active) {
-    id.media = "active copper";
+    media = "active copper";
   }
+  setText(id.media, media);
   if (!id.lane_rate_gbps) {
-    // Nominal signalling rate, SFF-8472 rev 12.4 bytes 12 and 66.
-    const auto nominal = a0.u8(kA0NominalRate);
-    double gbd = 0;
-    if (nominal && *nominal == 0xff) {
-      gbd = a0.u8(kA0MaxRate).value_or(0) * 0.25;
-    } else if (nominal) {
-      gbd = *nominal * 0.1;
-    }
-    if (gbd >= 45) {
-      id.lane_rate_gbps = 50;
-    } else if (gbd >= 24) {
-      id.lane_rate_gbps = 25;
-    } else if (gbd >= 9.5) {
-      id.lane_rate_gbps = 10;
-    } else if (gbd >= 1) {
-      id.lane_rate_gbps = 1;
-    }
+    id.lane_rate_gbps = laneRateFromSignallingRate(a0.u8(kA0NominalRate), a0.u8(kA0MaxRate), /*with_1g=*/true);
   }
   const auto encoding = a0.u8(kA0Encoding);
   if (encoding && *encoding == 0x08) {  // SFF-8024 Table 4-2: PAM4
@@ -212,23 +197,14 @@ void decodeSff8472(const ModuleMemory& memory, Sample& sample) {
   }
 
   Lane& lane = sample.lanes[0];
-  if (auto t = a2.u16(kA2Temperature)) sample.module.set(ModuleMetric::kTemperatureCelsius, cal.temp(*t) / 256.0);
-  if (auto v = a2.u16(kA2Vcc)) sample.module.set(ModuleMetric::kSupplyVoltageVolts, cal.vcc(*v) * 100e-6);
-  if (auto b = a2.u16(kA2TxBias)) lane.values.set(LaneMetric::kTxBiasMilliamperes, cal.bias(*b) * 2e-3);
-  if (auto p = a2.u16(kA2TxPower)) setLanePower(lane, LaneMetric::kTxPowerDbm, cal.txPower(*p) * 1e-4);
-  if (auto p = a2.u16(kA2RxPower)) setLanePower(lane, LaneMetric::kRxPowerDbm, cal.rxPower(*p) * 1e-4);
+  if (auto t = a2.u16(kA2Temperature)) sample.module.set(ModuleMetric::kTemperatureCelsius, cal.temperature(*t));
+  if (auto v = a2.u16(kA2Vcc)) sample.module.set(ModuleMetric::kSupplyVoltageVolts, cal.vcc(*v));
+  if (auto b = a2.u16(kA2TxBias)) lane.values.set(LaneMetric::kTxBiasMilliamperes, cal.txBias(*b));
+  if (auto p = a2.u16(kA2TxPower)) setLanePower(lane, LaneMetric::kTxPowerDbm, cal.adTxPower(*p));
+  if (auto p = a2.u16(kA2RxPower)) setLanePower(lane, LaneMetric::kRxPowerDbm, cal.adRxPower(*p));
 
   // Thresholds are A/D values too and take the same calibration (section 9.3).
-  sample.thresholds(ModuleMetric::kTemperatureCelsius) =
-      readThresholds(a2, kA2TempThresholds, [&](std::uint16_t r) { return cal.temp(r) / 256.0; });
-  sample.thresholds(ModuleMetric::kSupplyVoltageVolts) =
-      readThresholds(a2, kA2VccThresholds, [&](std::uint16_t r) { return cal.vcc(r) * 100e-6; });
-  sample.thresholds(LaneMetric::kTxBiasMilliamperes) =
-      readThresholds(a2, kA2BiasThresholds, [&](std::uint16_t r) { return cal.bias(r) * 2e-3; });
-  sample.thresholds(LaneMetric::kTxPowerDbm) = readThresholds(
-      a2, kA2TxPwrThresholds, [&](std::uint16_t r) { return opticalPowerFromMilliwatts(cal.txPower(r) * 1e-4).dbm; });
-  sample.thresholds(LaneMetric::kRxPowerDbm) = readThresholds(
-      a2, kA2RxPwrThresholds, [&](std::uint16_t r) { return opticalPowerFromMilliwatts(cal.rxPower(r) * 1e-4).dbm; });
+  readStandardThresholds(a2, kA2Thresholds, ThresholdSupport{}, cal, sample);
 
   const std::uint8_t options = a0.u8(kA0EnhancedOptions).value_or(0);
   if (bit(options, 7) && a2.has(kA2AlarmFlags, 2) && a2.has(kA2WarningFlags, 2)) {

@@ -7,7 +7,8 @@
 namespace opticsd::eeprom {
 namespace {
 
-// SFF-8636 rev 2.10a. Lower page: Table 6-1..6-8; upper page 00h: Table 6-15; page 03h: Table 6-26.
+// SFF-8636 rev 2.10a. Lower page: Tables 6-1..6-8; upper page 00h: Table 6-14 (fields by byte);
+// page 03h thresholds: section 6.4 (bytes 128-199; table number not verified).
 constexpr std::size_t kRevision = 1;         // Table 6-3: revision compliance
 constexpr std::size_t kStatus = 2;           // Table 6-2: bit 2 Flat_mem
 constexpr std::size_t kLosFlags = 3;         // Table 6-4: bits 7-4 Tx4-1 LOS, 3-0 Rx4-1 LOS
@@ -23,15 +24,15 @@ constexpr std::size_t kVcc = 26;             // 26-27
 constexpr std::size_t kRxPower = 34;         // Table 6-8: 34-41, lanes 1-4
 constexpr std::size_t kTxBias = 42;          // 42-49
 constexpr std::size_t kTxPower = 50;         // 50-57
-constexpr std::size_t kPowerClass8 = 107;    // Table 6-10: max power of a class 8 module, 0.1 W
+constexpr std::size_t kPowerClass8 = 107;    // max power of a class 8 module, 0.1 W (table number not verified)
 
-constexpr std::size_t kExtIdentifier = 129;  // Table 6-16: bits 7-6 class 1-4, bits 1-0 class 5-7, bit 5 class 8
+constexpr std::size_t kExtIdentifier = 129;  // Table 6-15: bits 7-6 class 1-4, bits 1-0 class 5-7, bit 5 class 8
 constexpr std::size_t kConnector = 130;      // SFF-8024 Table 4-3
-constexpr std::size_t kCompliance = 131;     // Table 6-17: bit 7 extended, 6-0 10/40G codes
+constexpr std::size_t kCompliance = 131;     // Table 6-16 (bytes 131-138): bit 7 extended, 6-0 10/40G codes
 constexpr std::size_t kEncoding = 139;       // SFF-8024 Table 4-2
 constexpr std::size_t kNominalRate = 140;    // 100 MBd; 0xFF: byte 222
 constexpr std::size_t kLengthCopper = 146;   // cable assembly length, m
-constexpr std::size_t kDeviceTech = 147;     // Table 6-19: bits 7-4 transmitter technology
+constexpr std::size_t kDeviceTech = 147;     // Table 6-18: bits 7-4 transmitter technology
 constexpr std::size_t kVendorName = 148;     // 148-163
 constexpr std::size_t kVendorOui = 165;      // 165-167
 constexpr std::size_t kVendorPn = 168;       // 168-183
@@ -40,27 +41,26 @@ constexpr std::size_t kWavelength = 186;     // 186-187, nm x 20 (optical only)
 constexpr std::size_t kExtCompliance = 192;  // SFF-8024 Table 4-4
 constexpr std::size_t kVendorSn = 196;       // 196-211
 constexpr std::size_t kDateCode = 212;       // 212-219
-constexpr std::size_t kDiagType = 220;       // Table 6-24: bit 2 Tx power measured
+constexpr std::size_t kDiagType = 220;       // diagnostic monitoring type: bit 2 Tx power measured (table not verified)
 constexpr std::size_t kExtendedRate = 222;   // 250 MBd units
 
-constexpr std::size_t kTempThresholds = 128;     // page 03h 128-135
-constexpr std::size_t kVccThresholds = 144;      // 144-151
-constexpr std::size_t kRxPowerThresholds = 176;  // 176-183
-constexpr std::size_t kTxBiasThresholds = 184;   // 184-191
-constexpr std::size_t kTxPowerThresholds = 192;  // 192-199
+// Page 03h, 8 bytes a metric (HA, LA, HW, LW): temperature 128-135, Vcc 144-151, Rx power
+// 176-183, Tx bias 184-191, Tx power 192-199.
+constexpr ThresholdLayout kPage03Thresholds{
+    .temperature = 128, .vcc = 144, .tx_bias = 184, .tx_power = 192, .rx_power = 176};
 
 constexpr int kLanes = 4;
 
 std::string_view revisionName(std::uint8_t code) {
   switch (code) {  // SFF-8636 rev 2.10a Table 6-3
-    case 0x01: return "SFF-8436 rev 4.8";
-    case 0x02: return "SFF-8436 rev 4.8 or earlier";
+    case 0x01: return "SFF-8436 rev 4.8 or earlier";
+    case 0x02: return "SFF-8436 rev 4.8 (bytes 1, 186-189 per SFF-8636)";
     case 0x03: return "SFF-8636 rev 1.3";
     case 0x04: return "SFF-8636 rev 1.4";
     case 0x05: return "SFF-8636 rev 1.5";
     case 0x06: return "SFF-8636 rev 2.0";
-    case 0x07: return "SFF-8636 rev 2.5";
-    case 0x08: return "SFF-8636 rev 2.8";
+    case 0x07: return "SFF-8636 rev 2.5-2.7";
+    case 0x08: return "SFF-8636 rev 2.8-2.10";
     default: return "SFF-8636";
   }
 }
@@ -76,16 +76,10 @@ std::uint8_t laneNibble(const PageWindow& w, std::size_t base, int n) {
 }
 
 void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
-  if (const auto* p = w.span(kVendorName, 16)) assignText(id.vendor, p, 16);
-  if (const auto* p = w.span(kVendorOui, 3)) assignOui(id.vendor_oui, p);
-  if (const auto* p = w.span(kVendorPn, 16)) assignText(id.part_number, p, 16);
-  if (const auto* p = w.span(kVendorRev, 2)) assignText(id.revision, p, 2);
-  if (const auto* p = w.span(kVendorSn, 16)) assignText(id.serial, p, 16);
-  if (const auto* p = w.span(kDateCode, 8)) assignDateCode(id.date_code, p);
-  if (auto c = w.u8(kConnector)) id.connector = connectorName(*c);
-  if (auto r = w.u8(kRevision)) id.spec_revision = revisionName(*r);
+  decodeVendorFields(w, {kVendorName, kVendorOui, kVendorPn, kVendorRev, 2, kVendorSn, kDateCode}, id);
+  setConnectorAndRevision(id, w.u8(kConnector), w.u8(kRevision), revisionName);
 
-  // Device technology >= 0xA: copper; 0xA/0xB passive (Table 6-19).
+  // Device technology >= 0xA: copper; 0xA/0xB passive (Table 6-18).
   const auto tech = w.u8(kDeviceTech);
   const std::uint8_t tx_tech = tech ? static_cast<std::uint8_t>(*tech >> 4) : 0;
   copper = tech && tx_tech >= 0xA;
@@ -97,8 +91,9 @@ void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
   if (compliance && bit(*compliance, 7)) {
     if (auto code = w.u8(kExtCompliance)) ext = extendedCompliance(*code);
   }
+  std::string_view media;
   if (ext != nullptr) {
-    id.media = ext->name;
+    media = ext->name;
     if (ext->lane_gbps > 0) id.lane_rate_gbps = ext->lane_gbps;
     id.modulation = ext->modulation;
   } else if (compliance && (*compliance & 0x7f)) {
@@ -106,21 +101,20 @@ void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
                                                    "10GBASE-SR", "10GBASE-LR",  "10GBASE-LRM"};
     for (int b = 3; b >= 0; --b) {  // 40G codes first: a QSFP+ is 4x10G
       if (bit(*compliance, b)) {
-        id.media = kNames[b];
+        media = kNames[b];
         break;
       }
     }
-    if (id.media.empty()) {
+    if (media.empty()) {
       for (int b = 4; b < 7; ++b) {
-        if (bit(*compliance, b)) id.media = kNames[b];
+        if (bit(*compliance, b)) media = kNames[b];
       }
     }
     id.lane_rate_gbps = 10;
     id.modulation = Modulation::kNrz;
-  } else if (passive) {
-    id.media = "passive copper";
   }
-  if (passive && ext == nullptr && id.media.empty()) id.media = "passive copper";
+  if (passive && ext == nullptr && media.empty()) media = "passive copper";
+  setText(id.media, media);
 
   if (copper || (ext != nullptr && (ext->name.find("AOC") != std::string_view::npos ||
                                     ext->name.find("ACC") != std::string_view::npos))) {
@@ -131,20 +125,7 @@ void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
   }
 
   if (!id.lane_rate_gbps) {
-    const auto nominal = w.u8(kNominalRate);
-    double gbd = 0;
-    if (nominal && *nominal == 0xff) {
-      gbd = w.u8(kExtendedRate).value_or(0) * 0.25;
-    } else if (nominal) {
-      gbd = *nominal * 0.1;
-    }
-    if (gbd >= 45) {
-      id.lane_rate_gbps = 50;
-    } else if (gbd >= 24) {
-      id.lane_rate_gbps = 25;
-    } else if (gbd >= 9.5) {
-      id.lane_rate_gbps = 10;
-    }
+    id.lane_rate_gbps = laneRateFromSignallingRate(w.u8(kNominalRate), w.u8(kExtendedRate), /*with_1g=*/false);
   }
   if (auto enc = w.u8(kEncoding); enc && *enc == 0x08) {
     id.modulation = Modulation::kPam4;
@@ -153,7 +134,7 @@ void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
   }
 
   if (auto ext_id = w.u8(kExtIdentifier)) {
-    // Table 6-16: classes 1-4 in bits 7-6, 5-7 in bits 1-0 (when non-zero), class 8 in bit 5.
+    // Table 6-15: classes 1-4 in bits 7-6, 5-7 in bits 1-0 (when non-zero), class 8 in bit 5.
     static constexpr double kWatts[8] = {1.5, 2.0, 2.5, 3.5, 4.0, 4.5, 5.0, 0};
     int cls = ((*ext_id >> 6) & 3) + 1;
     if ((*ext_id & 3) != 0) cls = 4 + (*ext_id & 3);
@@ -189,10 +170,10 @@ void decodeSff8636(const ModuleMemory& memory, Sample& sample) {
   for (int n = 0; n < kLanes; ++n) {
     Lane& lane = sample.lanes[static_cast<std::size_t>(n)];
     const auto at = static_cast<std::size_t>(2 * n);
-    if (auto r = w.u16(kRxPower + at)) setLanePower(lane, LaneMetric::kRxPowerDbm, powerMilliwattsFromRaw(*r));
+    if (auto r = w.u16(kRxPower + at)) setLanePower(lane, LaneMetric::kRxPowerDbm, *r);
     if (auto b = w.u16(kTxBias + at)) lane.values.set(LaneMetric::kTxBiasMilliamperes, biasMilliampsFromRaw(*b));
     if (tx_power_supported) {
-      if (auto p = w.u16(kTxPower + at)) setLanePower(lane, LaneMetric::kTxPowerDbm, powerMilliwattsFromRaw(*p));
+      if (auto p = w.u16(kTxPower + at)) setLanePower(lane, LaneMetric::kTxPowerDbm, *p);
     }
     if (w.has(kLosFlags, 3)) {
       lane.status.rx_los = bit(w.raw(kLosFlags), n);
@@ -223,14 +204,9 @@ void decodeSff8636(const ModuleMemory& memory, Sample& sample) {
     addIssue(sample, "page 03h not read: thresholds missing");
     return;
   }
-  sample.thresholds(ModuleMetric::kTemperatureCelsius) =
-      readThresholds(p3, kTempThresholds, [](std::uint16_t r) { return temperatureFromRaw(static_cast<std::int16_t>(r)); });
-  sample.thresholds(ModuleMetric::kSupplyVoltageVolts) = readThresholds(p3, kVccThresholds, voltageFromRaw);
-  sample.thresholds(LaneMetric::kRxPowerDbm) = readThresholds(p3, kRxPowerThresholds, powerDbmFromRaw);
-  sample.thresholds(LaneMetric::kTxBiasMilliamperes) = readThresholds(p3, kTxBiasThresholds, biasMilliampsFromRaw);
-  if (tx_power_supported) {
-    sample.thresholds(LaneMetric::kTxPowerDbm) = readThresholds(p3, kTxPowerThresholds, powerDbmFromRaw);
-  }
+  ThresholdSupport has;
+  has.tx_power = tx_power_supported;
+  readStandardThresholds(p3, kPage03Thresholds, has, RawScale{}, sample);
 }
 
 void appendSff8636Pages(const ModuleMemory& memory, std::vector<PageRequest>& out) {

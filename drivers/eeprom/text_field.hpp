@@ -7,8 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace opticsd::eeprom {
+
+// out = value, skipping the copy when out already holds it (a reused Sample).
+void setText(std::string& out, std::string_view value);
 
 // Trims leading/trailing spaces and NULs, escapes the rest.
 void assignText(std::string& out, const std::uint8_t* bytes, std::size_t length);

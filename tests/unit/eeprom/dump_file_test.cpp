@@ -155,6 +155,56 @@ TEST(BareHex, CommentsAndWhitespaceAllowed) {
   EXPECT_FALSE(parsed->memory.byte({0x50, 0, 0, false}, 5));
 }
 
+// The fuzzer's round-trip invariant: whatever parses survives writePageDump -> parse with the same pages.
+void expectRoundTrip(std::span<const std::uint8_t> bytes) {
+  auto parsed = parseDumpFile(bytes);
+  if (!parsed) return;
+  const std::string text = writePageDump(*parsed);
+  auto again = parseDumpFile(asBytes(text));
+  ASSERT_TRUE(again) << again.error().message << "\n" << text;
+  EXPECT_TRUE(samePages(*parsed, *again)) << text;
+}
+
+// Fuzzer finding (was tests/fuzz/reproducers/fuzz_eeprom_dump_file-roundtrip-page-count.txt):
+// an ethtool-hex line at offset 0xd040 parsed to an empty memory that did not round-trip.
+TEST(EthtoolHex, ReproducerOffsetPastLinearImageIsRejected) {
+  const auto bytes =
+      readFile(std::string(OPTICSD_SOURCE_DIR) +
+               "/tests/fuzz/corpus/fuzz_eeprom_dump_file/regress-ethtool-hex-offset-past-linear-image.txt");
+  ASSERT_FALSE(bytes.empty());
+  auto parsed = parseDumpFile(bytes);
+  ASSERT_FALSE(parsed) << "offset 0xd040 is not something ethtool prints";
+  EXPECT_NE(parsed.error().message.find("line 2: offset 0xd040 is past 0x027f"), std::string::npos)
+      << parsed.error().message;
+  expectRoundTrip(bytes);
+}
+
+TEST(EthtoolHex, LinearImageEndsAt0x27f) {
+  // The last line of a 640-byte SFF-8636 dump (page 03h bytes 240-255) is accepted and lands in page 03h.
+  auto last =
+      parseDumpFileDetailed(asBytes("0x0000:\t\t11 00\n0x0270:\t\t01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10\n"));
+  ASSERT_TRUE(last) << last.error().message;
+  EXPECT_EQ(last->memory.byte({0x50, 0, 3, true}, 0x70), 0x01);
+  EXPECT_EQ(last->memory.byte({0x50, 0, 3, true}, 0x7f), 0x10);
+  expectRoundTrip(asBytes("0x0270: 01\n"));
+  // A line that starts inside the image but runs past its end is rejected too.
+  auto over = parseDumpFile(asBytes("0x0278: 00 00 00 00 00 00 00 00 00\n"));
+  ASSERT_FALSE(over);
+  EXPECT_NE(over.error().message.find("past offset 0x027f"), std::string::npos) << over.error().message;
+  ASSERT_FALSE(parseDumpFile(asBytes("0x0280: 00\n")));
+}
+
+TEST(BareHex, LongLinearImageRoundTrips) {
+  // Bare hex may carry a CMIS linear image past 640 bytes: page N at 128 x (N + 1).
+  std::string text = "18";
+  for (int i = 1; i < 128 * (0x11 + 1); ++i) text += " 00";
+  text += " 5a";  // page 11h byte 128
+  auto parsed = parseDumpFileDetailed(asBytes(text));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->memory.byte({0x50, 0, 0x11, true}, 0), 0x5a);
+  expectRoundTrip(asBytes(text));
+}
+
 TEST(Errors, EmptyAndNonDumpInput) {
   EXPECT_FALSE(parseDumpFile({}));
   EXPECT_FALSE(parseDumpFile(asBytes("hello world\n")));

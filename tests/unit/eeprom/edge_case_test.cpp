@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "drivers/eeprom/cmis_vdm.hpp"
+#include "drivers/eeprom/decode_common.hpp"
 #include "drivers/eeprom/decoder.hpp"
 #include "tests/unit/eeprom/fixture.hpp"
 
@@ -153,6 +154,97 @@ TEST(Reuse, SecondDecodeLeavesNothingBehind) {
   EXPECT_TRUE(s.identity.firmware_version.empty());
   EXPECT_FALSE(s.thresholds(LaneMetric::kPreFecBerRatio));
   EXPECT_FALSE(s.module_flags[0]);
+}
+
+// The decoders' inline log2 against glibc: every raw power value, and doubles across the range.
+TEST(Units, FastLog2MatchesLibm) {
+  double worst = 0;
+  for (int raw = 2; raw <= 65535; ++raw) worst = std::max(worst, std::abs(log2Normal(raw) - std::log2(raw)));
+  for (double x = 1e-300; x < 1e300; x *= 1.0137) worst = std::max(worst, std::abs(log2Normal(x) - std::log2(x)));
+  EXPECT_LT(worst, 1e-12);
+}
+
+TEST(Units, TenthMicrowattsFollowTheFloorRule) {
+  for (double units : {0.0, -3.0, 0.5, 1.0, 1.5, 2.0, 10.0, 5000.0, 10000.0, 31623.0, 65535.0}) {
+    const OpticalPower want = opticalPowerFromMilliwatts(units * 1e-4);
+    const OpticalPower got = opticalPowerFromTenthMicrowatts(units);
+    EXPECT_EQ(got.no_light, want.no_light) << units;
+    EXPECT_NEAR(got.dbm, want.dbm, 1e-11) << units;
+  }
+  EXPECT_TRUE(opticalPowerFromTenthMicrowatts(std::nan("")).no_light);
+  EXPECT_TRUE(opticalPowerFromTenthMicrowatts(HUGE_VAL).no_light);
+  EXPECT_NEAR(powerDbmFromRaw(10000), 0.0, 1e-12);  // 1 mW
+}
+
+// A textual image of every decoded field, so two Samples compare field by field with a readable diff.
+std::string describe(const Sample& s) {
+  std::string out;
+  auto opt = [&](const char* name, const auto& v) {
+    out += name;
+    out += v ? "=" + std::to_string(static_cast<double>(*v)) : std::string("=none");
+    out += "\n";
+  };
+  auto thresholds = [&](const std::optional<Thresholds>& t) {
+    if (!t) return out += "-\n", void();
+    opt(" ha", t->high_alarm), opt(" la", t->low_alarm), opt(" hw", t->high_warning), opt(" lw", t->low_warning);
+  };
+  auto flags = [&](const std::optional<AlarmFlags>& f) {
+    out += !f ? "-" : (std::string(f->high_alarm ? "A" : "a") + (f->low_alarm ? "L" : "l") + (f->high_warning ? "W" : "w") +
+                       (f->low_warning ? "V" : "v"));
+    out += "\n";
+  };
+  const ModuleIdentity& id = s.identity;
+  out += std::string(toString(id.family)) + "|" + id.form_factor + "|" + id.media + "|" + id.vendor + "|" + id.vendor_oui +
+         "|" + id.part_number + "|" + id.revision + "|" + id.serial + "|" + id.date_code + "|" + id.connector + "|" +
+         id.firmware_version + "|" + id.spec_revision + "|" + std::string(toString(id.modulation)) + "\n";
+  opt("id", id.sff8024_identifier), opt("wl", id.wavelength_nm), opt("len", id.cable_length_m);
+  opt("pc", id.power_class), opt("maxp", id.max_power_watts), opt("rate", id.lane_rate_gbps);
+  opt("ddm", id.has_diagnostics), opt("passive", id.passive_copper);
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    opt("module", s.module[static_cast<ModuleMetric>(i)]);
+    thresholds(s.module_thresholds[i]);
+    flags(s.module_flags[i]);
+  }
+  for (const auto& t : s.lane_thresholds) thresholds(t);
+  for (const auto& lane : s.lanes) {
+    out += "lane " + std::to_string(lane.number) + "\n";
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+      opt(" v", lane.values[static_cast<LaneMetric>(i)]);
+      flags(lane.flags[i]);
+    }
+    const LaneStatus& st = lane.status;
+    opt(" rxlos", st.rx_los), opt(" txlos", st.tx_los), opt(" rxlol", st.rx_lol), opt(" txlol", st.tx_lol);
+    opt(" fault", st.tx_fault), opt(" txdark", st.tx_no_light), opt(" rxdark", st.rx_no_light);
+    opt(" dp", st.data_path_state);
+  }
+  for (const auto& issue : s.issues) out += "issue " + issue + "\n";
+  return out;
+}
+
+// Decoding module B into a Sample that held module A gives what a fresh Sample gets, for every pair.
+TEST(Reuse, EveryPairOfModulesDecodesAsIfFresh) {
+  std::vector<std::pair<std::string, ModuleMemory>> modules;
+  for (const char* name : {"synthetic-sfp-internal-cal", "synthetic-sfp-external-cal", "synthetic-sfp-no-ddm",
+                           "synthetic-qsfp28-sr4", "synthetic-qsfp28-flat", "synthetic-cmis-400g-dr4",
+                           "synthetic-cmis-osfp-2banks", "synthetic-cmis-flat-dac"}) {
+    modules.emplace_back(name, loadFixture(name));
+  }
+  modules.emplace_back("empty", ModuleMemory{});
+  modules.emplace_back("unknown type", filled(0x7e, 0x41, {0}));
+  modules.emplace_back("qsfp28 all 0xff", filled(0x11, 0xff, {0, 3}));
+  ModuleMemory lower_only;  // lower memory only: the identity fields are missing, not left over
+  lower_only.write(kI2cAddressA0, 0, 0, 0, std::span(loadFixture("synthetic-cmis-400g-dr4").find({0x50, 0, 0, false})->data(), 128));
+  modules.emplace_back("cmis lower only", lower_only);
+  for (const auto& [first_name, first] : modules) {
+    for (const auto& [second_name, second] : modules) {
+      Sample fresh;
+      decodeModule(second, fresh);
+      Sample reused;
+      decodeModule(first, reused);
+      decodeModule(second, reused);
+      EXPECT_EQ(describe(reused), describe(fresh)) << first_name << " then " << second_name;
+    }
+  }
 }
 
 }  // namespace

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+
 namespace opticsd::eeprom {
 namespace {
 
@@ -13,6 +17,29 @@ TEST(TextField, TrimsPaddingAndEscapes) {
   const std::uint8_t blank[] = {' ', ' ', 0};
   assignText(out, blank, sizeof blank);
   EXPECT_EQ(out, "");
+}
+
+// Every byte value at every position of a 16-byte field (the word-at-a-time check's lanes and tail):
+// printable ASCII but the backslash passes through, everything else is escaped.
+TEST(TextField, EveryByteAtEveryPosition) {
+  std::string out;
+  for (int value = 0; value < 256; ++value) {
+    const auto c = static_cast<std::uint8_t>(value);
+    if (c == ' ' || c == 0) continue;  // padding, trimmed at the ends
+    const bool plain = c >= 0x20 && c < 0x7f && c != '\\';
+    for (std::size_t at = 0; at < 16; ++at) {
+      std::uint8_t field[16];
+      std::fill(std::begin(field), std::end(field), 'A');
+      field[at] = c;
+      assignText(out, field, sizeof field);
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", value);
+      const std::string want = std::string(at, 'A') +
+                               (plain ? std::string(1, static_cast<char>(c)) : std::string(hex)) +
+                               std::string(15 - at, 'A');
+      ASSERT_EQ(out, want) << "byte 0x" << std::hex << value << " at " << std::dec << at;
+    }
+  }
 }
 
 TEST(TextField, OuiAndDateCode) {
