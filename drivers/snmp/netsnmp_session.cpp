@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
 
 #include <boost/asio/post.hpp>
 
@@ -16,6 +17,8 @@
 #undef non_repeaters
 #undef max_repetitions
 
+#include "drivers/snmp/host_resolver.hpp"
+#include "drivers/snmp/netsnmp_log.hpp"
 #include "drivers/snmp/netsnmp_varbind.hpp"
 
 namespace opticsd::snmp {
@@ -44,7 +47,8 @@ void initLibrary() {
     netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
     setenv("MIBS", "", 0);
     setenv("MIBDIRS", "/nonexistent", 0);
-    snmp_disable_log();
+    routeNetSnmpLogging();
+    snmp_set_do_debugging(0);  // debug output could dump key material
     init_snmp("opticsd");
   });
 }
@@ -76,17 +80,32 @@ Result<std::vector<unsigned char>> hexBytes(const std::string& hex) {
   return out;
 }
 
-// net-snmp keeps USM users in one process-wide list keyed by engine and
-// name, and create_user_from_session keeps an existing entry: a changed
-// password (a reload, or two targets sharing a name) would silently use the
-// old keys. Replace the entry instead.
-int installUser(netsnmp_session* s) {
-  if (auto* old = usm_get_user(s->securityEngineID, s->securityEngineIDLen, s->securityName)) {
+// net-snmp keeps USM users in one process-wide list keyed by (engine ID,
+// user name) and looks them up there both to sign/encrypt a request and to
+// check and decrypt its response. Two targets with the same engine ID and
+// user name but different passwords (cloned switch configs) would share one
+// entry: one target's keys would be used for the other. So each v3 session
+// owns its usmUser and puts it into the list just before every net-snmp call
+// that may use it (activateUser); the calls and the swap happen under
+// netsnmpMutex(), so nothing else can swap in between.
+std::recursive_mutex& netsnmpMutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+
+// Users owned by a live session (not to be freed when swapped out).
+std::set<const usmUser*>& ownedUsers() {
+  static std::set<const usmUser*> users;
+  return users;
+}
+
+// Takes whatever user holds (engine, name) out of the list; frees it unless
+// a session owns it (then that session puts it back when it needs it).
+void evictUser(const u_char* engine, size_t engine_len, const char* name) {
+  if (auto* old = usm_get_user(engine, engine_len, name)) {
     usm_remove_user(old);
-    usm_free_user(old);
+    if (!ownedUsers().count(old)) usm_free_user(old);
   }
-  s->flags &= ~SNMP_FLAGS_USER_CREATED;  // else net-snmp skips the creation
-  return create_user_from_session(s);
 }
 
 std::string sessionError(void* sessp) {
@@ -113,11 +132,19 @@ Result<std::unique_ptr<NetSnmpSession>> NetSnmpSession::open(boost::asio::io_con
 }
 
 Result<void> NetSnmpSession::start() {
+  // net-snmp would resolve a host name itself, blocking this thread (see
+  // HostResolver): it only ever gets a numeric address.
+  const std::string& host = config_.resolved_address.empty() ? config_.address : config_.resolved_address;
+  if (!isNumericAddress(host)) {
+    return fail(config_.describe() + ": '" + host + "' is not a numeric address (host names are resolved first)");
+  }
+  secrets_ = std::make_unique<SecretGuard>(std::vector<std::string>{
+      config_.version == SnmpVersion::kV2c ? config_.community : "", config_.auth_password, config_.priv_password});
+  std::lock_guard lock(netsnmpMutex());
   netsnmp_session s;
   snmp_sess_init(&s);
-  std::string peer = config_.address.find(':') != std::string::npos
-                         ? "udp6:[" + config_.address + "]:" + std::to_string(config_.port)
-                         : "udp:" + config_.address + ":" + std::to_string(config_.port);
+  std::string peer = host.find(':') != std::string::npos ? "udp6:[" + host + "]:" + std::to_string(config_.port)
+                                                         : "udp:" + host + ":" + std::to_string(config_.port);
   s.peername = peer.data();
   s.timeout = static_cast<long>(config_.timeout.count()) * 1000;
   s.retries = config_.retries;
@@ -210,6 +237,7 @@ Result<void> NetSnmpSession::start() {
 }
 
 NetSnmpSession::~NetSnmpSession() {
+  std::lock_guard lock(netsnmpMutex());
   *alive_ = false;
   requests_.clear();
   by_reqid_.clear();
@@ -220,6 +248,34 @@ NetSnmpSession::~NetSnmpSession() {
     socket_->release();  // net-snmp owns and closes the descriptor
   }
   if (sessp_) snmp_sess_close(sessp_);
+  releaseUser();
+}
+
+int NetSnmpSession::installUser(snmp_session* s) {
+  releaseUser();
+  evictUser(s->securityEngineID, s->securityEngineIDLen, s->securityName);
+  s->flags &= ~SNMP_FLAGS_USER_CREATED;  // else net-snmp skips the creation
+  if (create_user_from_session(s) != SNMPERR_SUCCESS) return SNMPERR_GENERR;
+  user_ = usm_get_user(s->securityEngineID, s->securityEngineIDLen, s->securityName);
+  if (!user_) return SNMPERR_GENERR;
+  ownedUsers().insert(user_);
+  return SNMPERR_SUCCESS;
+}
+
+// Called under netsnmpMutex() right before net-snmp may sign, encrypt,
+// check or decrypt a message of this session.
+void NetSnmpSession::activateUser() {
+  if (!user_ || usm_get_user(user_->engineID, user_->engineIDLen, user_->name) == user_) return;
+  evictUser(user_->engineID, user_->engineIDLen, user_->name);
+  usm_add_user(user_);
+}
+
+void NetSnmpSession::releaseUser() {
+  if (!user_) return;
+  if (usm_get_user(user_->engineID, user_->engineIDLen, user_->name) == user_) usm_remove_user(user_);
+  ownedUsers().erase(user_);
+  usm_free_user(user_);
+  user_ = nullptr;
 }
 
 void NetSnmpSession::walk(const Oid& root, Callback done) {
@@ -253,6 +309,7 @@ void NetSnmpSession::send(std::uint64_t id) {
   auto it = requests_.find(id);
   if (it == requests_.end()) return;
   Request& r = it->second;
+  std::lock_guard lock(netsnmpMutex());
   if (probe_ == Probe::kPending) {
     // RFC 3414 section 4: an unauthenticated request with an empty user
     // makes the agent report its snmpEngineID (and boots/time).
@@ -291,6 +348,7 @@ void NetSnmpSession::send(std::uint64_t id) {
       snmp_add_null_var(pdu, name.data(), name.size());
     }
   }
+  activateUser();
   int reqid = snmp_sess_async_send(sessp_, pdu, &NetSnmpSession::onPdu, this);
   if (reqid == 0) {
     snmp_free_pdu(pdu);
@@ -458,7 +516,11 @@ void NetSnmpSession::armSocket() {
                         int fd = socket_->native_handle();
                         netsnmp_large_fd_set_init(&fds, fd + 1);
                         NETSNMP_LARGE_FD_SET(fd, &fds);
-                        snmp_sess_read2(sessp_, &fds);
+                        {
+                          std::lock_guard lock(netsnmpMutex());
+                          activateUser();
+                          snmp_sess_read2(sessp_, &fds);
+                        }
                         netsnmp_large_fd_set_cleanup(&fds);
                         if (!*alive) return;
                         armSocket();
@@ -477,7 +539,10 @@ void NetSnmpSession::armTimer() {
   struct timeval tv = {3600, 0};
   netsnmp_large_fd_set fds;
   netsnmp_large_fd_set_init(&fds, 1);
-  snmp_sess_select_info2(sessp_, &numfds, &fds, &tv, &block);
+  {
+    std::lock_guard lock(netsnmpMutex());
+    snmp_sess_select_info2(sessp_, &numfds, &fds, &tv, &block);
+  }
   netsnmp_large_fd_set_cleanup(&fds);
   auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::seconds(tv.tv_sec) +
                                                                     std::chrono::microseconds(tv.tv_usec));
@@ -494,7 +559,11 @@ void NetSnmpSession::armTimer() {
   timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
     if (!*alive || ec == boost::asio::error::operation_aborted) return;
     timer_armed_ = false;
-    snmp_sess_timeout(sessp_);
+    {
+      std::lock_guard lock(netsnmpMutex());
+      activateUser();  // a retransmission is signed anew
+      snmp_sess_timeout(sessp_);
+    }
     if (!*alive) return;
     // net-snmp drops some requests without a callback (e.g. a v3 report it
     // cannot authenticate); fail those ourselves once they are overdue.

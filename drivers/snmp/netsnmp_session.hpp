@@ -6,6 +6,11 @@
 // when, snmp_sess_timeout acts). Nothing blocks: SNMPv3 engine discovery
 // is done with an asynchronous probe instead of net-snmp's synchronous one.
 //
+// Host names: open() takes config.resolved_address (or a numeric
+// config.address) and refuses names, so that net-snmp never resolves (that
+// would block). SNMPv3 credentials are isolated per session even when two
+// targets share an engine ID and user name (see activateUser()).
+//
 // Many requests may be in flight on one session (walks of several
 // subtrees in parallel). Threading: io_context thread only. Owns the
 // net-snmp session and its socket; destroying it drops pending requests
@@ -20,11 +25,13 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "drivers/snmp/netsnmp_log.hpp"
 #include "drivers/snmp/session.hpp"
 #include "drivers/snmp/session_config.hpp"
 
 struct snmp_pdu;
 struct snmp_session;
+struct usmUser;
 
 namespace opticsd::snmp {
 
@@ -59,10 +66,15 @@ class NetSnmpSession : public Session {
   void armSocket();
   void idle();
   void armTimer();
+  int installUser(snmp_session* s);
+  void activateUser();
+  void releaseUser();
 
   boost::asio::io_context& io_;
   SessionConfig config_;
   void* sessp_ = nullptr;
+  usmUser* user_ = nullptr;  // v3: this session's own USM user (keys), see activateUser()
+  std::unique_ptr<SecretGuard> secrets_;
   std::optional<boost::asio::posix::stream_descriptor> socket_;
   boost::asio::steady_timer timer_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

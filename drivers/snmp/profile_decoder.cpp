@@ -213,6 +213,14 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
   if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
     cisco = ciscoThresholds(store, spec.threshold_entry);
   }
+  std::array<Column, 4> threshold_columns;
+  if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (spec.threshold_columns[k]) {
+        threshold_columns[k] = store.column(spec.threshold_entry, spec.threshold_columns[k]);
+      }
+    }
+  }
   std::vector<bool> identity_done;
   layout.sensor_rows = types.rows().size();
 
@@ -325,7 +333,7 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     for (std::size_t k = 0; k < 4; ++k) {
       std::optional<std::int64_t> raw;
       if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns && spec.threshold_columns[k]) {
-        const auto* vb = store.column(spec.threshold_entry, spec.threshold_columns[k]).find(index);
+        const auto* vb = threshold_columns[k].find(index);
         if (vb) raw = vb->asInteger();
       } else if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
         if (auto it = cisco.find(index); it != cisco.end()) raw = it->second[k];

@@ -1,6 +1,6 @@
-#include <cctype>
 #include "drivers/snmp/session_config.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -9,6 +9,7 @@ namespace opticsd::snmp {
 
 std::string SessionConfig::describe() const {
   std::string out = "udp:" + address + ":" + std::to_string(port);
+  if (!resolved_address.empty() && resolved_address != address) out += " [" + resolved_address + "]";
   if (version == SnmpVersion::kV2c) return out + " v2c";
   out += " v3 ";
   out += level == SecurityLevel::kNoAuthNoPriv ? "noAuthNoPriv" : level == SecurityLevel::kAuthNoPriv ? "authNoPriv"

@@ -21,7 +21,10 @@ enum class AuthProtocol : std::uint8_t { kSha, kSha224, kSha256, kSha384, kSha51
 enum class PrivProtocol : std::uint8_t { kAes128, kDes };
 
 struct SessionConfig {
-  std::string address = "127.0.0.1";
+  std::string address = "127.0.0.1";  // a host name or a numeric address
+  // The numeric address `address` resolved to (SnmpDriver fills it, off the
+  // polling thread); net-snmp only ever sees a numeric peer.
+  std::string resolved_address;
   std::uint16_t port = 161;
   SnmpVersion version = SnmpVersion::kV2c;
   std::string community = "public";  // secret
@@ -40,7 +43,7 @@ struct SessionConfig {
   int max_repetitions = 25;
   std::size_t max_varbinds = 500000;  // a walk beyond this is an agent bug, not a table
 
-  // "udp:10.0.0.1:161 v3 authPriv user=ops" (no secrets).
+  // "udp:10.0.0.1:161 v3 authPriv user=ops" or "udp:leaf1:161 [10.0.0.1] v2c" (no secrets).
   std::string describe() const;
 };
 

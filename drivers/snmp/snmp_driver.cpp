@@ -1,7 +1,6 @@
 #include "drivers/snmp/snmp_driver.hpp"
 
 #include <algorithm>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
@@ -22,8 +21,7 @@ struct SnmpDriver::Round {
   bool answered_async = false;  // finishing from a session callback (already deferred)
 };
 
-std::optional<DriverOptions> readDriverOptions(OptionReader& options,
-                                               std::shared_ptr<const ProfileCatalog>& catalog) {
+std::optional<DriverOptions> readDriverOptions(OptionReader& options, std::shared_ptr<const ProfileCatalog>& catalog) {
   DriverOptions out;
   auto session = readSessionConfig(options);
   if (auto profile = options.optionalString("profile")) out.profile = *profile;
@@ -31,6 +29,13 @@ std::optional<DriverOptions> readDriverOptions(OptionReader& options,
   for (auto& dir : options.stringList("profile_dir")) dirs.push_back(dir);
   if (auto lldp = options.optionalBool("lldp")) out.lldp = *lldp;
   if (auto refresh = options.optionalInt("static_refresh", 1, 1000000)) out.static_refresh = static_cast<int>(*refresh);
+  if (auto wait = options.optionalDuration("resolve_timeout")) {
+    if (wait->count() < 10 || wait->count() > 600000) {
+      options.error("resolve_timeout", "expected 10ms..10m");
+    } else {
+      out.resolve_timeout = *wait;
+    }
+  }
   auto loaded = ProfileCatalog::load(dirs);
   if (!loaded) {
     options.error("profile_dir", loaded.error().message);
@@ -47,39 +52,83 @@ std::optional<DriverOptions> readDriverOptions(OptionReader& options,
   return out;
 }
 
-SnmpDriver::SnmpDriver(boost::asio::io_context* io, std::string target, DriverOptions options, std::shared_ptr<const ProfileCatalog> catalog,
-                       SessionFactory make_session)
+SnmpDriver::SnmpDriver(boost::asio::io_context* io, std::string target, DriverOptions options,
+                       std::shared_ptr<const ProfileCatalog> catalog, SessionFactory make_session,
+                       std::shared_ptr<HostResolver> resolver)
     : io_(io),
       target_(std::move(target)),
       options_(std::move(options)),
       catalog_(std::move(catalog)),
-      make_session_(std::move(make_session)) {
+      make_session_(std::move(make_session)),
+      resolver_(std::move(resolver)) {
   if (!options_.profile.empty() && catalog_) profile_ = catalog_->byName(options_.profile);
+  if (io_) resolve_timer_.emplace(*io_);
 }
 
 SnmpDriver::~SnmpDriver() {
+  *alive_ = false;
+  stopResolving();
   if (session_) session_->cancel();
 }
 
 void SnmpDriver::cancel() {
+  stopResolving();
   if (session_) session_->cancel();
   round_.reset();
 }
 
+void SnmpDriver::stopResolving() {
+  resolving_.reset();  // drops our callback; the lookup runs on for the next poll
+  if (resolve_timer_) resolve_timer_->cancel();
+}
+
 void SnmpDriver::poll(std::int64_t now_ms, Done done) {
+  stopResolving();
   if (session_) session_->cancel();  // a round still in flight is abandoned
   auto round = std::make_shared<Round>();
   round->now_ms = now_ms;
   round->done = std::move(done);
   round_ = round;
 
+  const std::string host = options_.session.address;
+  if (!io_ || isNumericAddress(host)) return withAddress(round, host);
+  if (!resolver_) resolver_ = HostResolver::shared();
+  if (auto hit = resolver_->cached(host)) {
+    if (hit->stale) resolver_->refresh(host);  // keep using the old address meanwhile
+    return withAddress(round, hit->address);
+  }
+  resolving_ = resolver_->resolve(*io_, host, [this, round, host](Result<std::string> address) {
+    if (round_ != round) return;
+    stopResolving();
+    round->answered_async = true;
+    if (!address) {
+      round->errors.push_back("cannot resolve host " + host + ": " + address.error().message);
+      return finishRound(round);
+    }
+    withAddress(round, *address);
+  });
+  const auto wait = options_.resolve_timeout.value_or(options_.session.timeout);
+  resolve_timer_->expires_after(wait);
+  resolve_timer_->async_wait([this, alive = alive_, round, host, wait](const boost::system::error_code& ec) {
+    if (ec || !*alive || round_ != round) return;
+    resolving_.reset();
+    round->answered_async = true;
+    round->errors.push_back("cannot resolve host " + host + ": no answer from DNS within " +
+                            std::to_string(wait.count()) + " ms (the lookup goes on; the next poll uses its answer)");
+    finishRound(round);
+  });
+}
+
+void SnmpDriver::withAddress(const std::shared_ptr<Round>& round, const std::string& address) {
+  if (session_ && address != session_address_) session_.reset();  // the name now points elsewhere
   if (!session_) {
-    auto made = make_session_();
+    auto made = make_session_(address);
     if (!made) {
       round->errors.push_back(made.error().message);
       return finishRound(round);
     }
     session_ = std::move(*made);
+    session_address_ = address;
   }
   if (profile_) return startWalks(round);
 
@@ -165,7 +214,8 @@ void SnmpDriver::finishRound(const std::shared_ptr<Round>& round) {
   }
   auto done = std::move(round->done);
   if (io_ && !round->answered_async) {
-    boost::asio::post(*io_, [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
+    boost::asio::post(*io_,
+                      [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
     return;
   }
   done(std::move(result));
@@ -179,15 +229,20 @@ std::unique_ptr<Driver> createSnmpDriver(const DriverContext& context, OptionRea
   SessionConfig session_config = parsed->session;
   SnmpDriver::SessionFactory factory;
   if (io) {
-    factory = [io, session_config]() -> Result<std::unique_ptr<Session>> {
-      auto session = NetSnmpSession::open(*io, session_config);
+    factory = [io, session_config](const std::string& address) -> Result<std::unique_ptr<Session>> {
+      SessionConfig config = session_config;
+      config.resolved_address = address;
+      auto session = NetSnmpSession::open(*io, config);
       if (!session) return tl::unexpected(session.error());
       return std::unique_ptr<Session>(std::move(*session));
     };
   } else {
-    factory = []() -> Result<std::unique_ptr<Session>> { return fail("validation only: no io_context"); };
+    factory = [](const std::string&) -> Result<std::unique_ptr<Session>> {
+      return fail("validation only: no io_context");
+    };
   }
-  return std::make_unique<SnmpDriver>(io, context.target_name, std::move(*parsed), std::move(catalog), std::move(factory));
+  return std::make_unique<SnmpDriver>(io, context.target_name, std::move(*parsed), std::move(catalog),
+                                      std::move(factory));
 }
 
 }  // namespace opticsd::snmp

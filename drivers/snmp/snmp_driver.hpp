@@ -5,11 +5,21 @@
 // `static_refresh` polls or when new sensors appear, so a steady-state poll
 // reads little more than the value column.
 //
+// A target given by host name is resolved off the polling thread
+// (HostResolver); the poll waits for it asynchronously, at most
+// `resolve_timeout`, so a name whose DNS server is silent delays nobody else
+// and fails only its own poll ("cannot resolve host X: ..."), to be tried
+// again on the next one.
+//
 // Threading: created, polled and destroyed on the io_context thread.
 
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <memory>
+#include <optional>
 
 #include "drivers/registry.hpp"
+#include "drivers/snmp/host_resolver.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
 #include "drivers/snmp/session.hpp"
@@ -19,22 +29,27 @@ namespace opticsd::snmp {
 
 struct DriverOptions {
   SessionConfig session;
-  std::string profile;            // empty: pick by sysObjectID
+  std::string profile;  // empty: pick by sysObjectID
   bool lldp = false;
-  int static_refresh = 10;        // polls between re-reads of the slow tables
+  int static_refresh = 10;  // polls between re-reads of the slow tables
+  // How long a poll waits for the host name to resolve (the lookup itself
+  // goes on in the background); unset: the session's timeout.
+  std::optional<std::chrono::milliseconds> resolve_timeout;
 };
 
-// Reads the target's options (session keys plus profile, profile_dir, lldp, static_refresh).
-std::optional<DriverOptions> readDriverOptions(OptionReader& options,
-                                               std::shared_ptr<const ProfileCatalog>& catalog);
+// Reads the target's options (session keys plus profile, profile_dir, lldp, static_refresh, resolve_timeout).
+std::optional<DriverOptions> readDriverOptions(OptionReader& options, std::shared_ptr<const ProfileCatalog>& catalog);
 
 class SnmpDriver : public Driver {
  public:
-  using SessionFactory = std::function<Result<std::unique_ptr<Session>>()>;
+  // Opens a session to the target at `address` (numeric, already resolved).
+  using SessionFactory = std::function<Result<std::unique_ptr<Session>>(const std::string& address)>;
 
-  // `io` receives deferred completions; null only for validation.
-  SnmpDriver(boost::asio::io_context* io, std::string target, DriverOptions options, std::shared_ptr<const ProfileCatalog> catalog,
-             SessionFactory make_session);
+  // `io` receives deferred completions; null only for validation. `resolver`
+  // null: the process-wide HostResolver::shared().
+  SnmpDriver(boost::asio::io_context* io, std::string target, DriverOptions options,
+             std::shared_ptr<const ProfileCatalog> catalog, SessionFactory make_session,
+             std::shared_ptr<HostResolver> resolver = nullptr);
   ~SnmpDriver() override;
 
   void poll(std::int64_t now_ms, Done done) override;
@@ -44,6 +59,8 @@ class SnmpDriver : public Driver {
 
  private:
   struct Round;
+  void withAddress(const std::shared_ptr<Round>& round, const std::string& address);
+  void stopResolving();
   void startWalks(const std::shared_ptr<Round>& round);
   void finishRound(const std::shared_ptr<Round>& round);
 
@@ -52,7 +69,12 @@ class SnmpDriver : public Driver {
   DriverOptions options_;
   std::shared_ptr<const ProfileCatalog> catalog_;
   SessionFactory make_session_;
+  std::shared_ptr<HostResolver> resolver_;
+  std::unique_ptr<HostResolver::Pending> resolving_;
+  std::optional<boost::asio::steady_timer> resolve_timer_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   std::unique_ptr<Session> session_;
+  std::string session_address_;  // the numeric address session_ talks to
   std::shared_ptr<const Profile> profile_;
   std::optional<Layout> layout_;
   int polls_since_static_ = 0;

@@ -45,8 +45,10 @@ const Varbind* VarbindStore::find(const Oid& oid) const {
 std::span<const Varbind> VarbindStore::subtree(const Oid& prefix) const {
   auto first = std::lower_bound(varbinds_.begin(), varbinds_.end(), prefix,
                                 [](const Varbind& vb, const Oid& key) { return vb.oid < key; });
-  auto last = first;
-  while (last != varbinds_.end() && last->oid.startsWith(prefix)) ++last;
+  // The subtree is one sorted run: find its end by bisection too (a linear
+  // scan made every column lookup O(rows), and resolve() O(sensors x rows)).
+  auto last =
+      std::partition_point(first, varbinds_.end(), [&](const Varbind& vb) { return vb.oid.startsWith(prefix); });
   return {first, last};
 }
 

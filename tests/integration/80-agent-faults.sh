@@ -41,11 +41,11 @@ start_blackhole 127.0.0.1 "$DEAD_PORT"
 # answers: the worst case for a resolver call made on the polling thread.
 DNS_NAME=switch-$$.invalid
 PREFIX=()
-# SILENT_DNS=1 turns it on. It is off by default because it fails today: the
-# SNMP driver resolves names on the polling thread (a known bug, open in
-# issue 8), so a silent DNS server stalls every target. Off, the name is
-# .invalid and answered NXDOMAIN at once.
-if [ "${SILENT_DNS:-0}" = 1 ] && [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
+# On by default (SILENT_DNS=0 turns it off): the SNMP driver resolves names
+# on resolver threads, never on the polling thread, so a silent DNS server
+# fails only its own target. Not root (or no unshare): the name is .invalid
+# and answered NXDOMAIN at once.
+if [ "${SILENT_DNS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
   start_blackhole 127.83.0.1 53
   printf 'nameserver 127.83.0.1\noptions timeout:3 attempts:2\n' >"$WORK/resolv.conf"
   DNS_NAME=leaf-$$.fabric.example
@@ -120,6 +120,12 @@ target_up_is "$PORT" snmp-v3-dead 0 || fail "SNMPv3 target of a dead agent not r
 wait_for 50 target_up_is "$PORT" snmp-slow 1 || fail "slow agent never answered a whole walk within its timeout"
 wait_for 50 target_up_is "$PORT" snmp-flap 1 || fail "flap agent not up before the fault"
 grep -Eq 'poll error target=snmp-dns' "$WORK/daemon.log" || fail "no log line for the unresolvable target"
+grep -Fq "cannot resolve host $DNS_NAME" "$WORK/daemon.log" || fail "the unresolvable target's error does not say so"
+# net-snmp never writes to the daemon's stderr itself: every line is a log
+# line or the start-up banner.
+stray=$(grep -v ' level=' "$WORK/daemon.log" | grep -Ev '^(opticsd [0-9]|  [a-z]+: )' || true)
+[ -z "$stray" ] || { echo "$stray" | head -5; fail "lines on stderr that did not come through the logger"; }
+if grep -Fq notasecret8 "$WORK/daemon.log"; then fail "an SNMPv3 password reached the log"; fi
 
 note "phase 3: kill -9 the flapping agent mid-run, stop the slow one"
 kill -9 "$FLAP_PID"

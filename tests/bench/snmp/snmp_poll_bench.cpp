@@ -87,7 +87,7 @@ int poll(int count, int base_port, int polls, int max_repetitions) {
     Target& t = targets[static_cast<std::size_t>(i)];
     t.driver = std::make_unique<SnmpDriver>(
         &io, "sw" + std::to_string(i), options, *catalog,
-        [&io, &t, config = options.session]() -> opticsd::Result<std::unique_ptr<Session>> {
+        [&io, &t, config = options.session](const std::string&) -> opticsd::Result<std::unique_ptr<Session>> {
           auto s = NetSnmpSession::open(io, config);
           if (!s) return tl::unexpected(s.error());
           t.session = s->get();

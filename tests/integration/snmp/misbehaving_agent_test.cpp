@@ -14,12 +14,16 @@
 #include <thread>
 
 #include "agents.hpp"
+#include "driver_helpers.hpp"
 #include "drivers/snmp/snmp_driver.hpp"
 
 namespace opticsd::snmp {
 namespace {
 
 using testing::Agent;
+using testing::errorsOf;
+using testing::makeDriver;
+using testing::pollAll;
 
 // The Python responder, killed by its own pid when the test ends.
 class PyAgent {
@@ -59,20 +63,6 @@ class PyAgent {
   bool ready_ = false;
 };
 
-std::unique_ptr<Driver> makeDriver(boost::asio::io_context& io, const std::string& name, const std::string& yaml) {
-  std::vector<ConfigIssue> issues;
-  OptionReader reader(YAML::Load(yaml), "test.yaml", name, issues);
-  auto driver = createSnmpDriver(DriverContext{name, &io}, reader);
-  for (const auto& i : issues) ADD_FAILURE() << i.format();
-  return driver;
-}
-
-std::string joined(const PollResult& r) {
-  std::string out;
-  for (const auto& e : r.errors) out += e + "\n";
-  return out;
-}
-
 class MisbehavingAgent : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -101,17 +91,10 @@ class MisbehavingAgent : public ::testing::Test {
                                    "address: 127.0.0.1\nport: " + std::to_string(good_->port()) +
                                        "\ncommunity: arista-eos\ntimeout: 3s\nretries: 1\n"));
     }
-    std::vector<PollResult> out(drivers.size());
-    std::vector<int> calls(drivers.size(), 0);
-    for (std::size_t i = 0; i < drivers.size(); ++i) {
-      if (!drivers[i]) return {};
-      drivers[i]->poll(0, [&, i](PollResult r) {
-        ++calls[i];
-        out[i] = std::move(r);
-      });
+    for (const auto& d : drivers) {
+      if (!d) return {};
     }
-    io.run();  // returns only when every poll has finished: a looping walk would hang here
-    for (auto c : calls) EXPECT_EQ(c, 1);
+    auto out = pollAll(io, drivers);
     std::optional<PollResult> good;
     if (good_) good = out[1];
     return {out[0], good};
@@ -119,7 +102,7 @@ class MisbehavingAgent : public ::testing::Test {
 
   void expectGoodUnaffected(const std::optional<PollResult>& good) {
     if (!good) return;
-    EXPECT_TRUE(good->errors.empty()) << joined(*good);
+    EXPECT_TRUE(good->errors.empty()) << errorsOf(*good);
     EXPECT_EQ(good->samples.size(), 2u);  // Ethernet1 and Ethernet49 in the fixture
   }
 
@@ -131,22 +114,22 @@ TEST_F(MisbehavingAgent, LoopingWalkIsACleanPerTargetError) {
   auto [bad, good] = pollBoth("loop", "profile: arista-eos\n");
   EXPECT_TRUE(bad.samples.empty());
   ASSERT_FALSE(bad.errors.empty());
-  EXPECT_NE(joined(bad).find("not increasing"), std::string::npos) << joined(bad);
-  EXPECT_NE(joined(bad).find("udp:127.0.0.1:"), std::string::npos) << "the error names the target: " << joined(bad);
+  EXPECT_NE(errorsOf(bad).find("not increasing"), std::string::npos) << errorsOf(bad);
+  EXPECT_NE(errorsOf(bad).find("udp:127.0.0.1:"), std::string::npos) << "the error names the target: " << errorsOf(bad);
   expectGoodUnaffected(good);
 }
 
 TEST_F(MisbehavingAgent, EndlessTableStopsAtMaxVarbinds) {
   auto [bad, good] = pollBoth("endless", "profile: arista-eos\nmax_varbinds: 2000\n");
   EXPECT_TRUE(bad.samples.empty());
-  EXPECT_NE(joined(bad).find("exceeded 2000 varbinds (max_varbinds)"), std::string::npos) << joined(bad);
+  EXPECT_NE(errorsOf(bad).find("exceeded 2000 varbinds (max_varbinds)"), std::string::npos) << errorsOf(bad);
   expectGoodUnaffected(good);
 }
 
 TEST_F(MisbehavingAgent, EndlessTableWithoutProfilePicksAristaBySysObjectIdFirst) {
   // The GET of sysObjectID works; the walks then hit the cap.
   auto [bad, good] = pollBoth("endless", "max_varbinds: 500\n");
-  EXPECT_NE(joined(bad).find("(max_varbinds)"), std::string::npos) << joined(bad);
+  EXPECT_NE(errorsOf(bad).find("(max_varbinds)"), std::string::npos) << errorsOf(bad);
   expectGoodUnaffected(good);
 }
 

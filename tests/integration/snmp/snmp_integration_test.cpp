@@ -2,54 +2,47 @@
 // snmpsim serving the profile fixtures and LibreNMS's real switch walks,
 // snmpd for SNMPv3 and misbehaving agents. Skips when an agent is missing.
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include <boost/asio/io_context.hpp>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+// clang-format off
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+// clang-format on
 
 #include "agents.hpp"
+#include "blocking_dns.hpp"
+#include "driver_helpers.hpp"
+#include "drivers/snmp/netsnmp_session.hpp"
 #include "drivers/snmp/snmp_driver.hpp"
 
 namespace opticsd::snmp {
 namespace {
 
 using testing::Agent;
+using testing::errorsOf;
+using testing::makeDriver;
+using testing::pollAll;
+using testing::runUntil;
 
 std::string fixture(const std::string& name) {
   return std::string(OPTICSD_SOURCE_DIR) + "/tests/fixtures/snmp/" + name;
-}
-
-// Builds a driver from a YAML target mapping, exactly as the config loader would.
-std::unique_ptr<Driver> makeDriver(boost::asio::io_context& io, const std::string& name, const std::string& yaml) {
-  std::vector<ConfigIssue> issues;
-  OptionReader reader(YAML::Load(yaml), "test.yaml", name, issues);
-  auto driver = createSnmpDriver(DriverContext{name, &io}, reader);
-  for (const auto& i : issues) ADD_FAILURE() << i.format();
-  return driver;
-}
-
-// Polls every driver once, concurrently on one io_context.
-std::vector<PollResult> pollAll(boost::asio::io_context& io, std::vector<std::unique_ptr<Driver>>& drivers) {
-  std::vector<PollResult> out(drivers.size());
-  std::vector<int> calls(drivers.size(), 0);
-  for (std::size_t i = 0; i < drivers.size(); ++i) {
-    drivers[i]->poll(0, [&, i](PollResult r) {
-      ++calls[i];
-      out[i] = std::move(r);
-    });
-  }
-  io.restart();
-  io.run();
-  for (auto c : calls) EXPECT_EQ(c, 1);
-  return out;
 }
 
 const Sample* port(const PollResult& r, const std::string& name) {
@@ -57,12 +50,6 @@ const Sample* port(const PollResult& r, const std::string& name) {
     if (s.port == name) return &s;
   }
   return nullptr;
-}
-
-std::string errorsOf(const PollResult& r) {
-  std::string out;
-  for (const auto& e : r.errors) out += e + "\n";
-  return out;
 }
 
 bool hasSnmpsim() { return testing::haveProgram("snmpsimd") && testing::haveProgram("snmpget"); }
@@ -89,15 +76,12 @@ class SnmpsimProfiles : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (!hasSnmpsim()) return;
-    agent_ = new Agent();
-    bool ok = agent_->startSnmpsim({fixture("arista-eos.snmprec"), fixture("sonic.snmprec"),
-                                    fixture("cisco-entity-sensor.snmprec"), fixture("juniper-dom.snmprec"),
-                                    fixture("broken-arista.snmprec")}) &&
-              agent_->waitReady("-v2c -c sonic");
-    if (!ok) {
-      delete agent_;
-      agent_ = nullptr;
-    }
+    agent_ = testing::startSharedAgent([](Agent& a) {
+      return a.startSnmpsim({fixture("arista-eos.snmprec"), fixture("sonic.snmprec"),
+                             fixture("cisco-entity-sensor.snmprec"), fixture("juniper-dom.snmprec"),
+                             fixture("broken-arista.snmprec")}) &&
+             a.waitReady("-v2c -c sonic");
+    });
   }
   static void TearDownTestSuite() {
     delete agent_;
@@ -191,6 +175,105 @@ TEST_F(SnmpsimProfiles, WrongCommunityTimesOutCleanly) {
   EXPECT_EQ(errorsOf(r[0]).find("not-a-file"), std::string::npos) << "community leaked into an error";
 }
 
+// ---- Host names ----
+
+// A driver as createSnmpDriver builds it, but with the given resolver.
+std::unique_ptr<SnmpDriver> driverWithResolver(boost::asio::io_context& io, const std::string& name,
+                                               const std::string& yaml, std::shared_ptr<HostResolver> resolver) {
+  std::vector<ConfigIssue> issues;
+  OptionReader reader(YAML::Load(yaml), "test.yaml", name, issues);
+  std::shared_ptr<const ProfileCatalog> catalog;
+  auto options = readDriverOptions(reader, catalog);
+  for (const auto& i : issues) ADD_FAILURE() << i.format();
+  if (!options) return nullptr;
+  auto factory = [&io, config = options->session](const std::string& address) -> Result<std::unique_ptr<Session>> {
+    SessionConfig c = config;
+    c.resolved_address = address;
+    auto session = NetSnmpSession::open(io, c);
+    if (!session) return tl::unexpected(session.error());
+    return std::unique_ptr<Session>(std::move(*session));
+  };
+  return std::make_unique<SnmpDriver>(&io, name, std::move(*options), catalog, factory, std::move(resolver));
+}
+
+// A neighbour whose DNS server never answers must not slow a healthy target
+// polled on the same thread: its poll latency stays that of the target polled
+// alone (relative bound, no absolute timing), and the healthy polls complete
+// while the lookup is still stuck.
+TEST_F(SnmpsimProfiles, SilentDnsOfANeighbourDoesNotSlowAHealthyTarget) {
+  testing::BlockingDns dns;
+  auto resolver = std::make_shared<HostResolver>(dns.lookup());
+  boost::asio::io_context io;
+  auto healthy = driverWithResolver(io, "ok", target("arista-eos", "profile: arista-eos\nstatic_refresh: 1000\n"),
+                                    resolver);
+  auto named = driverWithResolver(io, "named",
+                                  "address: leaf-9.fabric.example\nport: " + std::to_string(agent_->port()) +
+                                      "\ncommunity: arista-eos\nprofile: arista-eos\nresolve_timeout: 100ms\n",
+                                  resolver);
+  ASSERT_TRUE(healthy && named);
+  using Clock = std::chrono::steady_clock;
+  // One round: the healthy target (and the named one) polled together; the
+  // healthy poll's latency.
+  auto round = [&](bool with_named) {
+    std::optional<PollResult> ok, other;
+    Clock::time_point ok_at{};
+    const auto start = Clock::now();
+    healthy->poll(0, [&](PollResult r) {
+      ok_at = Clock::now();
+      ok = std::move(r);
+    });
+    if (with_named) named->poll(0, [&](PollResult r) { other = std::move(r); });
+    EXPECT_TRUE(runUntil(io, [&] { return ok && (!with_named || other); }));
+    EXPECT_EQ(ok ? ok->samples.size() : 0u, 2u) << (ok ? errorsOf(*ok) : "no answer");
+    if (with_named && other) {
+      EXPECT_NE(errorsOf(*other).find("cannot resolve host leaf-9.fabric.example"), std::string::npos)
+          << errorsOf(*other);
+    }
+    return ok_at - start;
+  };
+  auto median = [](std::vector<Clock::duration> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  round(false);  // first poll: sysObjectID-free, but reads the slow tables
+  std::vector<Clock::duration> alone, beside;
+  for (int i = 0; i < 5; ++i) alone.push_back(round(false));
+  for (int i = 0; i < 5; ++i) {
+    beside.push_back(round(true));
+    EXPECT_EQ(dns.running(), 1) << "the lookup must still be stuck while the healthy target is polled";
+  }
+  EXPECT_EQ(dns.asked().size(), 1u) << "polls of the named target join the lookup in flight";
+  const auto limit = 3 * median(alone) + std::chrono::milliseconds(200);
+  EXPECT_LE(median(beside), limit) << "alone "
+                                   << std::chrono::duration_cast<std::chrono::microseconds>(median(alone)).count()
+                                   << " us, beside a silent-DNS target "
+                                   << std::chrono::duration_cast<std::chrono::microseconds>(median(beside)).count()
+                                   << " us";
+}
+
+// Through the real resolver (getaddrinfo): a name that resolves polls like
+// its address, and one that does not is a clear per-target error.
+TEST_F(SnmpsimProfiles, HostNamesResolveAndUnknownNamesAreClearErrors) {
+  boost::asio::io_context io;
+  std::vector<std::unique_ptr<Driver>> drivers;
+  drivers.push_back(makeDriver(io, "gone",
+                               "address: no-such-switch.invalid\nport: " + std::to_string(agent_->port()) +
+                                   "\ncommunity: arista-eos\nprofile: arista-eos\nresolve_timeout: 20s\n"));
+  auto localhost = HostResolver::systemLookup("localhost");
+  const bool local_v4 = localhost && *localhost == "127.0.0.1";  // snmpsim listens on 127.0.0.1 only
+  if (local_v4) {
+    drivers.push_back(makeDriver(io, "named", "address: localhost\nport: " + std::to_string(agent_->port()) +
+                                                  "\ncommunity: arista-eos\nprofile: arista-eos\n"));
+  }
+  auto r = pollAll(io, drivers);
+  ASSERT_TRUE(r[0].failed());
+  EXPECT_EQ(r[0].errors[0].rfind("cannot resolve host no-such-switch.invalid: ", 0), 0u) << errorsOf(r[0]);
+  if (local_v4) {
+    EXPECT_TRUE(r[1].errors.empty()) << errorsOf(r[1]);
+    EXPECT_EQ(r[1].samples.size(), 2u);
+  }
+}
+
 // ---- SNMPv3 against real snmpd ----
 
 std::vector<std::string> aristaOverrides() {
@@ -208,7 +291,6 @@ class SnmpdV3 : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (!hasSnmpd()) return;
-    agent_ = new Agent();
     auto lines = aristaOverrides();
     lines.push_back("createUser opsuser SHA-256 \"authpass123\" AES \"privpass456\"");
     lines.push_back("createUser shauser SHA \"authpass123\"");
@@ -217,11 +299,7 @@ class SnmpdV3 : public ::testing::Test {
     lines.push_back("rouser shauser auth");
     lines.push_back("rouser nobodyuser noauth");
     lines.push_back("rocommunity public 127.0.0.1");
-    bool ok = agent_->startSnmpd(lines) && agent_->waitReady("-v2c -c public");
-    if (!ok) {
-      delete agent_;
-      agent_ = nullptr;
-    }
+    agent_ = testing::startSharedAgent([&](Agent& a) { return a.startSnmpd(lines) && a.waitReady("-v2c -c public"); });
   }
   static void TearDownTestSuite() {
     delete agent_;
@@ -311,6 +389,152 @@ TEST_F(SnmpdV3, AgentKilledMidWayThenPollsFailAndOthersAreUnaffected) {
   auto second = pollAll(io, drivers);
   EXPECT_DOUBLE_EQ(temperature(second[0]), 25.8) << errorsOf(second[0]);
   EXPECT_TRUE(second[1].failed());
+}
+
+// stderr of the test process, captured into a file for a scope.
+class StderrCapture {
+ public:
+  StderrCapture() {
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    path_ = testing::makeTempDir() + "/stderr";
+    int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(fd, 2);
+    ::close(fd);
+  }
+  std::string finish() {
+    if (saved_ >= 0) {
+      std::fflush(stderr);
+      ::dup2(saved_, 2);
+      ::close(saved_);
+      saved_ = -1;
+    }
+    std::ifstream in(path_);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+  ~StderrCapture() {
+    finish();
+    std::filesystem::remove_all(std::filesystem::path(path_).parent_path());
+  }
+
+ private:
+  int saved_ = -1;
+  std::string path_;
+};
+
+// net-snmp says things on its own (here "snmp_build: unknown failure" for an
+// OID BER cannot encode, first arc 5). None of it may reach stderr directly:
+// it goes through opticsd's logger, and no log line, error or message carries
+// a credential, on any failing SNMPv3 path.
+TEST_F(SnmpdV3, NetSnmpNeverWritesToStderrAndNoCredentialIsLogged) {
+  auto log_text = std::make_shared<std::ostringstream>();
+  auto previous = spdlog::default_logger();
+  auto capture = std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(*log_text));
+  capture->set_level(spdlog::level::trace);
+  spdlog::set_default_logger(capture);
+  StderrCapture err;
+
+  std::string errors;
+  auto poll = [&](const std::string& extra) {
+    auto r = pollV3(extra);
+    EXPECT_TRUE(r.failed()) << extra;
+    errors += errorsOf(r);
+  };
+  poll("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: WRONGpass99\n"
+       "priv_password: privpass456\n");
+  poll("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
+       "priv_password: WRONGpriv77\n");
+  poll("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
+       "priv_password: privpass456\nengine_id: 80001f8880aabbccddeeff0011\n");
+  poll("user: ghostuser\nsecurity_level: authPriv\nauth_password: ghostpass1\npriv_password: ghostpass2\n");
+  {
+    // A request net-snmp cannot build, on an authenticated session.
+    SessionConfig config;
+    config.port = agent_->port();
+    config.version = SnmpVersion::kV3;
+    config.user = "opsuser";
+    config.level = SecurityLevel::kAuthPriv;
+    config.auth_protocol = AuthProtocol::kSha256;
+    config.auth_password = "authpass123";
+    config.priv_password = "privpass456";
+    config.timeout = std::chrono::milliseconds(1000);
+    config.retries = 0;
+    boost::asio::io_context io;
+    auto session = NetSnmpSession::open(io, config);
+    ASSERT_TRUE(session) << session.error().message;
+    std::optional<Result<std::vector<Varbind>>> got;
+    (*session)->get({Oid{5, 1}}, [&](Result<std::vector<Varbind>> r) { got = std::move(r); });
+    io.run();
+    ASSERT_TRUE(got);
+    ASSERT_FALSE(*got);
+    errors += got->error().message + "\n";
+    // And a line that would carry a secret of a live session.
+    snmp_log(LOG_ERR, "usm: passphrase authpass123 rejected\n");
+  }
+
+  const std::string direct = err.finish();
+  spdlog::set_default_logger(previous);
+  const std::string logged = log_text->str();
+  EXPECT_EQ(direct, "") << "net-snmp wrote to stderr itself";
+  EXPECT_NE(logged.find("source=net-snmp message=\"snmp_build: unknown failure\""), std::string::npos) << logged;
+  EXPECT_NE(logged.find("usm: passphrase <redacted> rejected"), std::string::npos) << logged;
+  for (const char* secret : {"WRONGpass99", "privpass456", "authpass123", "WRONGpriv77", "ghostpass1", "ghostpass2"}) {
+    EXPECT_EQ(logged.find(secret), std::string::npos) << secret << " in the log:\n" << logged;
+    EXPECT_EQ(errors.find(secret), std::string::npos) << secret << " in an error:\n" << errors;
+  }
+}
+
+// Two agents with the same engine ID (cloned switch configs) and the same
+// user name but different passwords. net-snmp keeps USM users in one
+// process-wide list keyed by (engine ID, user name): without per-session
+// isolation the second target's keys sign and check the first target's
+// messages, and one of the two fails with a wrong digest.
+TEST(SnmpdV3Clash, SameEngineAndUserWithDifferentPasswordsStayIsolated) {
+  if (!hasSnmpd()) GTEST_SKIP() << "snmpd not installed";
+  auto start = [](Agent& a, const std::string& auth, const std::string& priv) {
+    auto lines = aristaOverrides();
+    lines.push_back("engineID opticsd-clash-test");
+    lines.push_back("createUser opsuser SHA-256 \"" + auth + "\" AES \"" + priv + "\"");
+    lines.push_back("rouser opsuser priv");
+    lines.push_back("rocommunity public 127.0.0.1");
+    return a.startSnmpd(lines) && a.waitReady("-v2c -c public");
+  };
+  Agent first, second;
+  ASSERT_TRUE(start(first, "firstAuth111", "firstPriv111"));
+  ASSERT_TRUE(start(second, "secondAuth22", "secondPriv22"));
+  auto v3 = [](const Agent& a, const std::string& auth, const std::string& priv) {
+    return "address: 127.0.0.1\nport: " + std::to_string(a.port()) +
+           "\nversion: 3\nprofile: arista-eos\ntimeout: 1s\nretries: 0\nuser: opsuser\n"
+           "security_level: authPriv\nauth_protocol: SHA-256\npriv_protocol: AES\nauth_password: " +
+           auth + "\npriv_password: " + priv + "\n";
+  };
+  boost::asio::io_context io;
+  std::vector<std::unique_ptr<Driver>> drivers;
+  drivers.push_back(makeDriver(io, "first", v3(first, "firstAuth111", "firstPriv111")));
+  drivers.push_back(makeDriver(io, "second", v3(second, "secondAuth22", "secondPriv22")));
+  // Polled together, then again (engine known, keys in place), then each
+  // alone after the other: every order must work.
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    auto r = pollAll(io, drivers);
+    EXPECT_DOUBLE_EQ(temperature(r[0]), 25.8) << errorsOf(r[0]);
+    EXPECT_DOUBLE_EQ(temperature(r[1]), 25.8) << errorsOf(r[1]);
+  }
+  for (std::size_t i : {0u, 1u, 0u}) {
+    std::vector<std::unique_ptr<Driver>> one;
+    one.push_back(std::move(drivers[i]));
+    auto r = pollAll(io, one);
+    EXPECT_DOUBLE_EQ(temperature(r[0]), 25.8) << "target " << i << ": " << errorsOf(r[0]);
+    drivers[i] = std::move(one[0]);
+  }
+  // A target dropped and re-created (a reload) with its own password again.
+  drivers[0].reset();
+  drivers[0] = makeDriver(io, "first", v3(first, "firstAuth111", "firstPriv111"));
+  auto r = pollAll(io, drivers);
+  EXPECT_DOUBLE_EQ(temperature(r[0]), 25.8) << errorsOf(r[0]);
+  EXPECT_DOUBLE_EQ(temperature(r[1]), 25.8) << errorsOf(r[1]);
 }
 
 // ---- Real switch walks (LibreNMS fixtures) served by snmpsim ----

@@ -26,7 +26,7 @@ struct Harness {
     options.lldp = lldp;
     auto store = testing::fixtureStore(fixture);
     driver = std::make_unique<SnmpDriver>(&io, "sw1", options, *catalog,
-                                          [this, store]() -> Result<std::unique_ptr<Session>> {
+                                          [this, store](const std::string&) -> Result<std::unique_ptr<Session>> {
                                             auto session = std::make_unique<MockSession>(io, store_override ? *store_override : store);
                                             mock = session.get();
                                             return std::unique_ptr<Session>(std::move(session));
@@ -140,7 +140,7 @@ TEST(SnmpDriverMock, LldpNeighbours) {
   options.profile = "sonic";
   options.lldp = true;
   VarbindStore store(*rows);
-  SnmpDriver driver(&io, "leaf1", options, *catalog, [&]() -> Result<std::unique_ptr<Session>> {
+  SnmpDriver driver(&io, "leaf1", options, *catalog, [&](const std::string&) -> Result<std::unique_ptr<Session>> {
     return std::unique_ptr<Session>(std::make_unique<MockSession>(io, store));
   });
   PollResult out;

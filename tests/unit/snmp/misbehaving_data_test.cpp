@@ -169,7 +169,7 @@ TEST(MisbehavingData, WrongTypesForScaleAndValueThroughTheDriver) {
   set(rows, kSensor.child(4).child(kRxPower), Varbind::oidValue({}, Oid{1, 3}));
   VarbindStore store(rows);
   DriverOptions options;
-  SnmpDriver driver(&io, "sw", options, *catalog, [&]() -> Result<std::unique_ptr<Session>> {
+  SnmpDriver driver(&io, "sw", options, *catalog, [&](const std::string&) -> Result<std::unique_ptr<Session>> {
     return std::unique_ptr<Session>(std::make_unique<MockSession>(io, store));
   });
   PollResult out;
