@@ -1,5 +1,6 @@
 #include "daemon/service/daemon_service.hpp"
 
+#include <malloc.h>
 #include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 
@@ -27,6 +28,10 @@ namespace opticsd {
 namespace {
 
 constexpr auto kHousekeepingPeriod = std::chrono::seconds(2);
+// Every poll allocates and frees a fleet's worth of Samples across threads
+// (poller, store writer, rules); glibc keeps freed pages resident, so RSS crept
+// up 40 % in a 10-minute soak with a flat live heap. Hand them back now and then.
+constexpr int kTrimEveryHousekeeping = 30;  // 60 s
 constexpr auto kShutdownFlushTimeout = std::chrono::seconds(20);
 
 double unixSeconds() {
@@ -256,6 +261,7 @@ class DaemonService {
     status << "STATUS=polling " << scheduler_->targetCount() << " targets, " << pipeline_->cycles()
            << " polls done; history " << (!store_ ? "disabled" : store_->stats().failing ? "failing" : "ok");
     sd_notify(0, ("WATCHDOG=1\n" + status.str()).c_str());
+    if (++housekeeping_ticks_ % kTrimEveryHousekeeping == 0) malloc_trim(0);
     housekeeping_.expires_after(kHousekeepingPeriod);
     housekeeping_.async_wait([this](const boost::system::error_code& ec) {
       if (!ec) housekeeping();
@@ -283,6 +289,7 @@ class DaemonService {
   Config config_;
   boost::asio::io_context io_;
   boost::asio::steady_timer housekeeping_{io_};
+  std::uint64_t housekeeping_ticks_ = 0;
   std::unique_ptr<MetricsExporter> exporter_;
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<FindingsStore> findings_store_;

@@ -19,7 +19,8 @@ PORTS=64
 SWITCHES=$(((MODULES + PORTS - 1) / PORTS))
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/opticsd-soak.XXXXXX")
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-trap 'kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+SCRAPER=
+trap 'kill $SCRAPER "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 {
   echo "listen: {address: 127.0.0.1:$PORT}"
@@ -35,13 +36,21 @@ trap 'kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "
 PID=$!
 
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$PID/status"; }
-fds() { find "/proc/$PID/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+fds_now() { find "/proc/$PID/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+# The fewest of three readings a second apart: a scrape in flight holds one more.
+fds() { { fds_now; sleep 1; fds_now; sleep 1; fds_now; } | sort -n | head -1; }
 polls() {
   curl -sf --max-time 120 "http://127.0.0.1:$PORT/metrics" |
     awk '/^opticsd_poll_duration_seconds_count/ {n += $2} END {print n + 0}'
 }
 
 echo "soak: $((SWITCHES * PORTS)) modules on $SWITCHES switches, interval $INTERVAL, ${DURATION}s (warm-up ${WARMUP}s)"
+# Scraped every 15 s from the start, as Prometheus would: the exporter's
+# buffers are part of the steady state the warm-up figure must include.
+(while sleep 15; do
+  curl -sf --max-time 30 -o /dev/null "http://127.0.0.1:$PORT/metrics" && echo ok >>"$WORK/scrapes"
+done) &
+SCRAPER=$!
 sleep "$WARMUP"
 kill -0 "$PID" || { cat "$WORK/daemon.log"; echo "FAIL: daemon died during warm-up"; exit 1; }
 rss_warm=$(rss_kb); fds_warm=$(fds); polls_warm=$(polls)
@@ -52,6 +61,8 @@ while [ $SECONDS -lt $end ]; do
   kill -0 "$PID" || { tail -50 "$WORK/daemon.log"; echo "FAIL: daemon died"; exit 1; }
   r=$(rss_kb); [ "$r" -gt "$peak" ] && peak=$r
 done
+kill "$SCRAPER" 2>/dev/null || true
+echo "scrapes_ok=$(wc -l <"$WORK/scrapes")"
 rss_end=$(rss_kb); fds_end=$(fds); polls_end=$(polls)
 modules=$((SWITCHES * PORTS))
 growth=$(python3 -c "print(f'{($rss_end - $rss_warm) * 100.0 / $rss_warm:.2f}')")
@@ -62,7 +73,8 @@ interval_s=$(python3 -c "s='$INTERVAL'; print(float(s[:-2]) / 1000 if s.endswith
 expected=$(python3 -c "print(int($SWITCHES * ($DURATION - $WARMUP) / $interval_s))")
 echo "polls_after_warmup=$polls_warm polls_end=$polls_end polls_expected_after_warmup=$expected"
 curl -sf "http://127.0.0.1:$PORT/metrics" >"$WORK/final.prom" || true
-grep -E '^opticsd_store_|^opticsd_poll_errors_total' "$WORK/final.prom" | awk '{s[$1] += $2} END {for (k in s) print k, s[k]}' | sort || true
+grep -E '^opticsd_store_|^opticsd_poll_errors_total' "$WORK/final.prom" |
+  awk '{name = $1; sub(/\{.*/, "", name); s[name] += $NF} END {for (k in s) print k, s[k]}' | sort || true
 dropped=$(awk '/^opticsd_store_samples_dropped_total/ {print $2}' "$WORK/final.prom")
 status=0
 python3 -c "import sys; sys.exit(0 if ($polls_end - $polls_warm) >= 0.9 * $expected else 1)" \
