@@ -30,10 +30,11 @@ wait_for 100 metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{target="leaf-a".*la
 grep -q "metrics: http://127.0.0.1:$PORT/metrics" "$WORK/run1.log" || fail "start-up line does not say where to scrape"
 grep -q "history: $WORK/state/history.db" "$WORK/run1.log" || fail "start-up line does not say where history is"
 
+# Each target's first poll lands on its own jittered timer: wait for both.
+wait_for 100 metric_count_is "$PORT" '^opticsd_lane_tx_bias_amperes\{' $(((8 + 4) * 8)) \
+  || fail "expected 96 lane bias series, got $(scrape "$PORT" | grep -c '^opticsd_lane_tx_bias_amperes{')"
 scrape "$PORT" >"$WORK/scrape.txt"
 promtool check metrics <"$WORK/scrape.txt" || fail "promtool check metrics failed"
-lanes=$(grep -c '^opticsd_lane_tx_bias_amperes{' "$WORK/scrape.txt")
-[ "$lanes" -eq $(((8 + 4) * 8)) ] || fail "expected 96 lane bias series, got $lanes"
 grep -Eq '^opticsd_module_info\{.*target="leaf-b"' "$WORK/scrape.txt" || fail "no module info metric"
 grep -Eq '^opticsd_target_up\{.*target="leaf-a".*\} 1' "$WORK/scrape.txt" || fail "leaf-a not up"
 grep -Eq '^opticsd_poll_duration_seconds_count\{' "$WORK/scrape.txt" || fail "no poll duration histogram"

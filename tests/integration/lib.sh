@@ -55,6 +55,13 @@ metric_has() {
   grep -Eq "$2" <<<"$text"
 }
 
+# metric_count_is PORT PATTERN N: exactly N lines of the scrape match the extended regex.
+metric_count_is() {
+  local text
+  text=$(scrape "$1") || return 1
+  [ "$(grep -Ec "$2" <<<"$text" || true)" -eq "$3" ]
+}
+
 # stop_opticsd: SIGTERM, and the exit status must be 0.
 stop_opticsd() {
   kill -TERM "$OPTICSD_PID"
