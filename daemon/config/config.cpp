@@ -29,6 +29,11 @@ void readListen(OptionReader r, ListenConfig& out) {
   if (out.basic_auth_user.empty() != out.basic_auth_password_file.empty()) {
     r.error("", "basic_auth_user and basic_auth_password_file go together");
   }
+  if (auto v = r.optionalString("tls_cert_file")) out.tls_cert_file = *v;
+  if (auto v = r.optionalString("tls_key_file")) out.tls_key_file = *v;
+  if (out.tls_cert_file.empty() != out.tls_key_file.empty()) {
+    r.error("", "tls_cert_file and tls_key_file go together");
+  }
   r.rejectUnknownKeys();
 }
 

@@ -22,8 +22,8 @@ struct ListenConfig {
   std::string address = "127.0.0.1:9464";  // loopback unless the operator says otherwise
   std::string basic_auth_user;
   std::string basic_auth_password_file;
-  // No TLS here: Debian 12's civetweb crashes on TLS connections with OpenSSL 3
-  // (see daemon/exporter/metrics_exporter.hpp); terminate TLS in a reverse proxy.
+  std::string tls_cert_file;  // PEM chain; with tls_key_file, /metrics is served over HTTPS only
+  std::string tls_key_file;
 };
 
 struct PollConfig {

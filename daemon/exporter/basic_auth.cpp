@@ -46,9 +46,7 @@ bool sameSecret(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-bool basicAuthMatches(const char* authorization, const std::string& user, const std::string& password) {
-  if (authorization == nullptr) return false;
-  std::string_view header(authorization);
+bool basicAuthMatches(std::string_view header, const std::string& user, const std::string& password) {
   constexpr std::string_view kScheme = "Basic ";
   if (header.size() <= kScheme.size() || header.substr(0, kScheme.size()) != kScheme) return false;
   const auto decoded = decodeBase64(header.substr(kScheme.size()));

@@ -6,9 +6,9 @@
 
 namespace opticsd {
 
-// True when `authorization` (the Authorization header value, possibly null)
-// is "Basic base64(user:password)" with exactly these credentials. Compares
+// True when `authorization` (the Authorization header value; empty when the
+// request has none) is "Basic base64(user:password)" with exactly these credentials. Compares
 // in time independent of where a guess goes wrong. Pure, thread-safe.
-bool basicAuthMatches(const char* authorization, const std::string& user, const std::string& password);
+bool basicAuthMatches(std::string_view authorization, const std::string& user, const std::string& password);
 
 }  // namespace opticsd

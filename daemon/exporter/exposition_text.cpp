@@ -79,21 +79,21 @@ class TextSink {
     out += '\n';
   }
 
-  void finish(std::string& out) const {
-    std::size_t total = out.size();
-    for (const auto& b : bodies_) total += b.size() + 256;
-    out.reserve(total);
+  // Moves each family out as two parts, its HELP/TYPE lines and its series,
+  // so the exposition is never copied into one buffer.
+  void finish(std::vector<std::string>& parts) {
     for (std::size_t f = 0; f < bodies_.size(); ++f) {
       if (bodies_[f].empty()) continue;
       const auto& spec = specs_[f];
-      out += "# HELP ";
-      out += spec.name;
-      out += ' ';
-      out += spec.help;
-      out += "\n# TYPE ";
-      out += spec.name;
-      out += spec.type == prometheus::MetricType::Counter ? " counter\n" : " gauge\n";
-      out += bodies_[f];
+      std::string head = "# HELP ";
+      head += spec.name;
+      head += ' ';
+      head += spec.help;
+      head += "\n# TYPE ";
+      head += spec.name;
+      head += spec.type == prometheus::MetricType::Counter ? " counter\n" : " gauge\n";
+      parts.push_back(std::move(head));
+      parts.push_back(std::move(bodies_[f]));
     }
   }
 
@@ -106,10 +106,23 @@ class TextSink {
 
 }  // namespace
 
-void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string& out) {
+void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts) {
   TextSink sink;
   exporter_detail::SeriesWalker<TextSink>(sink).walk(snapshot);
-  sink.finish(out);
+  sink.finish(parts);
+}
+
+void appendJoined(const std::vector<std::string>& parts, std::string& out) {
+  std::size_t total = out.size();
+  for (const auto& p : parts) total += p.size();
+  out.reserve(total);
+  for (const auto& p : parts) out += p;
+}
+
+void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string& out) {
+  std::vector<std::string> parts;
+  appendSampleExpositionParts(snapshot, parts);
+  appendJoined(parts, out);
 }
 
 }  // namespace opticsd

@@ -7,11 +7,19 @@
 // tests/bench/exporter for the figures. Pure; thread-safe.
 
 #include <string>
+#include <vector>
 
 #include "daemon/exporter/latest_samples.hpp"
 
 namespace opticsd {
 
 void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string& out);
+
+// The same text as a list of parts to be written back to back (two per
+// family: its HELP/TYPE lines, then its series), for serving without a copy.
+void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts);
+
+// Appends the parts to `out` in order, with one allocation.
+void appendJoined(const std::vector<std::string>& parts, std::string& out);
 
 }  // namespace opticsd

@@ -1,19 +1,23 @@
 #pragma once
-// The /metrics endpoint: a civetweb server that serves the latest Samples,
-// opticsd's self-metrics, and whatever other Collectables (the rules engine)
-// register.
+// The /metrics endpoint: serves the latest Samples, opticsd's self-metrics,
+// and whatever other Collectables (the rules engine) register, over the
+// HttpServer (plain or TLS, optional basic auth).
 //
 // Why not prometheus::Exposer: it renders every series through prometheus-cpp
 // ClientMetric objects and its ostream serializer, about 1.2 s of CPU per
-// scrape for 10,000 modules (400,000 series), over the 0.5 s budget. Here the
-// Samples are written straight to text (exposition_text.hpp, same bytes) and
-// only the small registries go through prometheus-cpp. No gzip: Prometheus
-// also accepts identity encoding.
+// scrape for 10,000 modules (400,000 series), over the 0.5 s budget, and its
+// civetweb cannot serve TLS on Debian 12 (see http_server.hpp). Here the
+// Samples are written straight to text (exposition_text.hpp, same bytes) as a
+// list of parts that go out without being joined, and only the small
+// registries go through prometheus-cpp. No gzip: Prometheus also accepts
+// identity encoding.
 //
 // Ownership: the exporter owns the HTTP server, the LatestSamples cache, the
-// self-metrics registry and the SampleCollector; the server is stopped first
-// on destruction, so no scrape outlives what it reads. Thread-safety: the
-// accessors may be used from any thread; scrapes run on civetweb's threads.
+// self-metrics registry and the collectables list; the server is stopped
+// first on destruction, so no scrape outlives what it reads. Thread-safety:
+// the accessors may be used from any thread; scrapes run on the server's
+// threads, one render at a time (two concurrent scrapes of a large fleet
+// would otherwise hold two copies of the exposition).
 
 #include <prometheus/collectable.h>
 #include <prometheus/registry.h>
@@ -26,33 +30,15 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/exporter/http_server.hpp"
 #include "daemon/exporter/latest_samples.hpp"
 #include "daemon/exporter/self_metrics.hpp"
 #include "drivers/result.hpp"
 
-class CivetServer;
-
 namespace opticsd {
 
-// Loopback only by default: exposing /metrics beyond the host is an explicit
-// choice in the config. Port 9464 is also the OpenTelemetry SDKs' Prometheus
-// exporter default; on a host running one, configure another port.
-inline constexpr std::string_view kDefaultListenAddress = "127.0.0.1:9464";
-
-struct ExporterOptions {
-  // civetweb syntax: "HOST:PORT", "[::1]:PORT", or "PORT" (all interfaces). Port 0 = ephemeral.
-  std::string listen{kDefaultListenAddress};
-  struct BasicAuth {
-    std::string username;
-    std::string password;  // compared in constant time; never logged
-  };
-  std::optional<BasicAuth> basic_auth;  // unset: no authentication
-  // No TLS option on purpose: Debian 12's civetweb 1.15 loads libssl at run
-  // time and its worker thread calls a null OpenSSL 3 function pointer on the
-  // first connection to a TLS port (a crash any client can trigger). Serve
-  // TLS from a reverse proxy until the HTTP layer is replaced.
-  std::size_t threads = 2;
-};
+// Listen address, TLS and basic auth of /metrics (the HTTP server's options).
+using ExporterOptions = HttpServerOptions;
 
 class MetricsExporter {
  public:
@@ -71,14 +57,14 @@ class MetricsExporter {
   void registerCollectable(const std::weak_ptr<prometheus::Collectable>& collectable);
 
   // The TCP port actually bound (the one chosen by the kernel for port 0).
-  std::uint16_t port() const { return port_; }
+  std::uint16_t port() const { return server_->port(); }
 
-  // The /metrics body, as a scrape gets it (also what the benchmark times).
+  // The /metrics body as the parts a scrape gets, and joined (for tests and
+  // the benchmark).
+  HttpBody renderParts();
   std::string render();
 
  private:
-  class Handler;
-  class AuthHandler;
   explicit MetricsExporter(std::string_view version);
 
   std::shared_ptr<prometheus::Registry> registry_;
@@ -86,11 +72,8 @@ class MetricsExporter {
   std::shared_ptr<LatestSamples> samples_;
   std::mutex collectables_mutex_;
   std::vector<std::weak_ptr<prometheus::Collectable>> collectables_;
-  std::size_t last_size_ = 0;  // guarded by collectables_mutex_; reserve hint
-  std::unique_ptr<Handler> handler_;
-  std::unique_ptr<AuthHandler> auth_;
-  std::unique_ptr<CivetServer> server_;  // last: stopped and destroyed first
-  std::uint16_t port_ = 0;
+  std::mutex render_mutex_;
+  std::unique_ptr<HttpServer> server_;  // last: stopped and destroyed first
 };
 
 }  // namespace opticsd

@@ -58,6 +58,7 @@ Result<ExporterOptions> exporterOptions(const ListenConfig& listen) {
     if (!password) return fail("listen.basic_auth_password_file: " + password.error().message);
     options.basic_auth = ExporterOptions::BasicAuth{listen.basic_auth_user, *password};
   }
+  if (!listen.tls_cert_file.empty()) options.tls = ExporterOptions::Tls{listen.tls_cert_file, listen.tls_key_file};
   return options;
 }
 
@@ -88,6 +89,8 @@ void warnAboutReadableSecrets(const Config& config) {
   }
   const auto& auth_file = config.listen.basic_auth_password_file;
   if (!auth_file.empty() && othersCanRead(auth_file)) warn(auth_file, "listen.basic_auth_password_file");
+  const auto& tls_key = config.listen.tls_key_file;
+  if (!tls_key.empty() && othersCanRead(tls_key)) warn(tls_key, "listen.tls_key_file");
   if (!inline_secrets.empty() && config.source != "<embedded demo>" && othersCanRead(config.source)) {
     std::string keys;
     for (const auto& k : inline_secrets) keys += (keys.empty() ? "" : ",") + k;
@@ -208,8 +211,9 @@ class DaemonService {
 
   void announce() {
     const std::string where = config_.storage.enabled && store_ ? config_.storage.path.string() : "(disabled)";
-    std::printf("opticsd %s: polling %zu targets from %s\n  metrics: http://%s/metrics\n  history: %s\n",
-                OPTICSD_VERSION, scheduler_->targetCount(), config_.source.c_str(), boundAddress().c_str(),
+    std::printf("opticsd %s: polling %zu targets from %s\n  metrics: %s://%s/metrics\n  history: %s\n",
+                OPTICSD_VERSION, scheduler_->targetCount(), config_.source.c_str(),
+                config_.listen.tls_cert_file.empty() ? "http" : "https", boundAddress().c_str(),
                 where.c_str());
     std::fflush(stdout);
     spdlog::info("started config={} targets={} listen={} history={}", logValue(config_.source),

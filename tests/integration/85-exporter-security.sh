@@ -2,9 +2,9 @@
 # The metrics endpoint: loopback unless configured otherwise (the default
 # listen address, and an explicit port is bound on 127.0.0.1 only), basic
 # auth answers 401 without or with wrong credentials and 200 with the right
-# ones, and the password never shows in the log. TLS is deliberately not
-# offered (Debian 12's civetweb crashes on TLS connections with OpenSSL 3, see
-# daemon/exporter/README.md): a `tls` key is refused, not silently ignored.
+# ones, and the password never shows in the log. With a certificate made here
+# by openssl, /metrics is served over HTTPS that curl verifies against it,
+# plain HTTP gets nothing, and a key others can read is warned about.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/reliability/faults.sh"
 need curl
@@ -51,8 +51,38 @@ curl -s "http://127.0.0.1:$PORT/metrics" | grep -q '^opticsd_' && fail "metrics 
 stop_opticsd
 grep -q "$PASSWORD" "$WORK/auth.log" && fail "basic-auth password in the log"
 
-note "TLS keys are refused"
-printf 'listen: {address: 127.0.0.1:%s, tls_cert_file: /x.pem}\ntargets:\n  - {name: one, driver: sim}\n' "$PORT" >"$WORK/tls.yaml"
-"$OPTICSD" check-config "$WORK/tls.yaml" >"$WORK/tls.out" 2>&1 && fail "a TLS key was accepted and would be ignored"
-grep -q 'tls_cert_file' "$WORK/tls.out" || fail "the refusal does not name the TLS key"
+note "TLS"
+need openssl
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -days 2 -nodes -subj /CN=localhost \
+  -addext "subjectAltName=IP:127.0.0.1" -keyout "$WORK/metrics.key" -out "$WORK/metrics.crt" 2>/dev/null \
+  || fail "openssl could not make a test certificate"
+chmod 0644 "$WORK/metrics.key"  # readable by others: must be warned about
+PORT=$(free_port)
+cat >"$WORK/tls.yaml" <<YAML
+listen: {address: 127.0.0.1:$PORT, basic_auth_user: prometheus, basic_auth_password_file: $WORK/metrics.pass,
+         tls_cert_file: $WORK/metrics.crt, tls_key_file: $WORK/metrics.key}
+storage: {enabled: false}
+targets:
+  - {name: one, driver: sim, ports: 1, lanes: 1}
+YAML
+"$OPTICSD" check-config "$WORK/tls.yaml" >/dev/null || fail "a TLS listen config was refused"
+start_opticsd "$WORK/tls.log" run --config "$WORK/tls.yaml"
+wait_for 100 grep -q 'metrics: https://' "$WORK/tls.log" || { cat "$WORK/tls.log"; fail "start-up line does not say https"; }
+https() { curl -s --max-time 10 --cacert "$WORK/metrics.crt" "$@" "https://127.0.0.1:$PORT/metrics"; }
+wait_for 100 bash -c "curl -sf --cacert '$WORK/metrics.crt' -u 'prometheus:$PASSWORD' https://127.0.0.1:$PORT/metrics | grep -q '^opticsd_lane_rx_power_dbm'" \
+  || { cat "$WORK/tls.log"; fail "no metrics over verified HTTPS"; }
+[ "$(https -o /dev/null -w '%{http_code}')" = 401 ] || fail "HTTPS without credentials not refused"
+https -u "prometheus:$PASSWORD" -o /dev/null -w '%{ssl_verify_result}' | grep -qx 0 || fail "certificate not verified"
+curl -s --max-time 5 "http://127.0.0.1:$PORT/metrics" | grep -q '^opticsd_' && fail "metrics served over plain HTTP on the TLS port"
+kill -0 "$OPTICSD_PID" || fail "daemon died after plain HTTP on its TLS port"
+stop_opticsd
+grep -q 'secret readable by other users.*metrics.key' "$WORK/tls.log" || fail "a key readable by others was not warned about"
+grep -q 'BEGIN PRIVATE KEY' "$WORK/tls.log" && fail "key material in the log"
+
+note "a certificate that does not load stops start-up with the file named"
+sed "s#tls_cert_file: $WORK/metrics.crt#tls_cert_file: $WORK/missing.crt#" "$WORK/tls.yaml" >"$WORK/bad-tls.yaml"
+status=0
+"$OPTICSD" run --config "$WORK/bad-tls.yaml" >"$WORK/bad-tls.log" 2>&1 || status=$?
+[ "$status" -ne 0 ] || fail "start-up with a missing certificate succeeded"
+grep -q 'missing.crt' "$WORK/bad-tls.log" || { cat "$WORK/bad-tls.log"; fail "the error does not name the certificate"; }
 echo PASS

@@ -18,7 +18,6 @@ TEST(BasicAuth, PasswordMayContainColons) {
 }
 
 TEST(BasicAuth, MalformedHeadersAreRejected) {
-  EXPECT_FALSE(basicAuthMatches(nullptr, "u", "p"));
   EXPECT_FALSE(basicAuthMatches("", "u", "p"));
   EXPECT_FALSE(basicAuthMatches("Basic ", "u", "p"));
   EXPECT_FALSE(basicAuthMatches("Bearer dTpw", "u", "p"));

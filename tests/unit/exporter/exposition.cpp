@@ -20,16 +20,19 @@ std::vector<std::string> linesStartingWith(const std::string& text, const std::s
   return out;
 }
 
-HttpResponse httpGet(std::uint16_t port, const std::string& path, const std::string& extra_headers) {
+std::string httpExchange(std::uint16_t port, const std::string& request) {
   namespace asio = boost::asio;
   asio::io_context io;
   asio::ip::tcp::socket socket(io);
   socket.connect({asio::ip::make_address("127.0.0.1"), port});
-  const std::string request = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n" + extra_headers + "\r\n";
-  asio::write(socket, asio::buffer(request));
-  std::string raw;
   boost::system::error_code ec;
-  asio::read(socket, asio::dynamic_buffer(raw), ec);  // HTTP/1.0: the server closes when done
+  asio::write(socket, asio::buffer(request), ec);  // a server may answer and close before reading it all
+  std::string raw;
+  asio::read(socket, asio::dynamic_buffer(raw), ec);
+  return raw;
+}
+
+HttpResponse parseResponse(const std::string& raw) {
   HttpResponse r;
   const auto head_end = raw.find("\r\n\r\n");
   if (head_end == std::string::npos) return r;
@@ -37,6 +40,12 @@ HttpResponse httpGet(std::uint16_t port, const std::string& path, const std::str
   r.body = raw.substr(head_end + 4);
   if (r.headers.rfind("HTTP/1.", 0) == 0 && r.headers.size() > 12) r.status = std::stoi(r.headers.substr(9, 3));
   return r;
+}
+
+HttpResponse httpGet(std::uint16_t port, const std::string& path, const std::string& extra_headers) {
+  // HTTP/1.0: the server closes when done.
+  return parseResponse(
+      httpExchange(port, "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n" + extra_headers + "\r\n"));
 }
 
 }  // namespace opticsd::test

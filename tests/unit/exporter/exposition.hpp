@@ -23,6 +23,10 @@ struct HttpResponse {
 };
 // A minimal HTTP/1.0 GET over Boost.Asio; `extra_headers` end in "\r\n".
 HttpResponse httpGet(std::uint16_t port, const std::string& path, const std::string& extra_headers = "");
+// Sends `request` as is on a new connection and reads until the server closes it.
+std::string httpExchange(std::uint16_t port, const std::string& request);
+// The first response in `raw` (status, headers, the rest as body).
+HttpResponse parseResponse(const std::string& raw);
 
 }  // namespace opticsd::test
 

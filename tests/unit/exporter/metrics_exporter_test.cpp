@@ -62,12 +62,14 @@ TEST(MetricsExporter, BadOptionsAreErrorValues) {
   EXPECT_FALSE(MetricsExporter::start(bad, "0.1.0"));
   bad.listen = "";
   EXPECT_FALSE(MetricsExporter::start(bad, "0.1.0"));
-  // civetweb's TLS ('s' suffix) would crash on the first connection: refused.
+  // civetweb's listener syntax (a TLS 's' suffix, a list) is not ours: refused.
   bad.listen = "127.0.0.1:0s";
   auto r = MetricsExporter::start(bad, "0.1.0");
   ASSERT_FALSE(r);
   EXPECT_THAT(r.error().message, HasSubstr("127.0.0.1:0s"));
   bad.listen = "127.0.0.1:0,127.0.0.1:0";
+  EXPECT_FALSE(MetricsExporter::start(bad, "0.1.0"));
+  bad.listen = "127.0.0.1:65536";
   EXPECT_FALSE(MetricsExporter::start(bad, "0.1.0"));
 }
 

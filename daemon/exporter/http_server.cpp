@@ -1,0 +1,307 @@
+#include "daemon/exporter/http_server.hpp"
+
+#include <malloc.h>
+
+#include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <exception>
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+#include "daemon/exporter/basic_auth.hpp"
+
+namespace opticsd {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr std::uint32_t kHeaderLimitBytes = 8 * 1024;
+
+// What every connection shares; outlives them (held by shared_ptr).
+struct Site {
+  std::string path;
+  std::function<HttpBody()> handler;
+  std::optional<HttpServerOptions::BasicAuth> basic_auth;
+  std::chrono::milliseconds idle_timeout;
+  std::chrono::milliseconds write_timeout;
+  std::size_t max_connections;
+  std::atomic<std::size_t> connections{0};
+};
+
+std::string_view view(beast::string_view s) { return {s.data(), s.size()}; }
+
+std::string statusLine(http::status status) {
+  return "HTTP/1.1 " + std::to_string(static_cast<unsigned>(status)) + " " +
+         std::string(view(http::obsolete_reason(status))) + "\r\n";
+}
+
+// One connection: read a request, answer it, and go on while the client
+// keeps the connection alive. Stream is beast::tcp_stream or its TLS wrapper.
+template <class Stream>
+class Connection : public std::enable_shared_from_this<Connection<Stream>> {
+ public:
+  Connection(Stream stream, std::shared_ptr<Site> site) : stream_(std::move(stream)), site_(std::move(site)) {}
+  ~Connection() { site_->connections.fetch_sub(1); }
+
+  void run() {
+    if constexpr (kTls) {
+      tcp().expires_after(site_->idle_timeout);
+      stream_.async_handshake(asio::ssl::stream_base::server,
+                              [self = this->shared_from_this()](beast::error_code ec) {
+                                if (ec) return self->close();
+                                self->readRequest();
+                              });
+    } else {
+      readRequest();
+    }
+  }
+
+ private:
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
+  beast::tcp_stream& tcp() { return beast::get_lowest_layer(stream_); }
+
+  void readRequest() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimitBytes);
+    parser_->body_limit(0);  // a GET has no body; anything else is refused below
+    tcp().expires_after(site_->idle_timeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->onRequest(ec); });
+  }
+
+  void onRequest(beast::error_code ec) {
+    if (ec == http::error::end_of_stream) return close();
+    if (ec) {
+      // Too large, malformed, or a body on the request: say so, then close.
+      if (ec == http::error::header_limit) return answer(http::status::request_header_fields_too_large, {}, {}, false);
+      if (ec == beast::error::timeout || ec == asio::error::eof || ec == asio::error::connection_reset) return close();
+      return answer(http::status::bad_request, {}, {}, false);
+    }
+    const auto& request = parser_->get();
+    const bool keep_alive = request.keep_alive();
+    std::string_view target = view(request.target());
+    target = target.substr(0, target.find('?'));
+    if (target != site_->path) return answer(http::status::not_found, {}, {}, keep_alive);
+    if (request.method() != http::verb::get) {
+      return answer(http::status::method_not_allowed, "Allow: GET\r\n", {}, keep_alive);
+    }
+    if (site_->basic_auth &&
+        !basicAuthMatches(view(request[http::field::authorization]), site_->basic_auth->username,
+                          site_->basic_auth->password)) {
+      return answer(http::status::unauthorized, "WWW-Authenticate: Basic realm=\"opticsd\"\r\n", {}, keep_alive);
+    }
+    HttpBody body;
+    try {
+      body = site_->handler();
+    } catch (const std::exception&) {
+      return answer(http::status::internal_server_error, {}, {}, false);
+    }
+    answer(http::status::ok, "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n", std::move(body),
+           keep_alive);
+  }
+
+  void answer(http::status status, std::string_view headers, HttpBody body, bool keep_alive) {
+    std::size_t length = 0;
+    for (const auto& part : body) length += part.size();
+    head_ = statusLine(status);
+    head_ += headers;
+    head_ += "Content-Length: " + std::to_string(length) + "\r\n";
+    if (!keep_alive) head_ += "Connection: close\r\n";
+    head_ += "\r\n";
+    body_ = std::move(body);
+    std::vector<asio::const_buffer> buffers{asio::buffer(head_)};
+    for (const auto& part : body_) buffers.push_back(asio::buffer(part));
+    tcp().expires_after(site_->write_timeout);
+    asio::async_write(stream_, buffers,
+                      [self = this->shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+                        self->onAnswered(ec, keep_alive);
+                      });
+  }
+
+  void onAnswered(beast::error_code ec, bool keep_alive) {
+    const bool large = !body_.empty();
+    HttpBody().swap(body_);
+    // A large fleet's exposition is tens of megabytes built from many growing
+    // buffers; give those pages back between scrapes instead of keeping the
+    // high-water mark resident for good.
+    if (large) malloc_trim(0);
+    if (ec || !keep_alive) return close();
+    readRequest();
+  }
+
+  void close() {
+    beast::error_code ignored;
+    if constexpr (kTls) {
+      // Best effort close_notify, bounded by a short timer; then the socket goes.
+      tcp().expires_after(std::chrono::seconds(1));
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {
+        beast::error_code ignored_too;
+        self->tcp().socket().shutdown(tcp::socket::shutdown_both, ignored_too);
+      });
+    } else {
+      tcp().socket().shutdown(tcp::socket::shutdown_send, ignored);
+      // Read and discard what the client still sends for a moment: closing
+      // with unread bytes would reset the connection and could destroy the
+      // error answer before the client reads it.
+      tcp().expires_after(std::chrono::seconds(1));
+      drain();
+    }
+  }
+
+  void drain() {
+    buffer_.clear();
+    tcp().async_read_some(buffer_.prepare(4096), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      if (!ec) self->drain();
+    });
+  }
+
+  Stream stream_;
+  std::shared_ptr<Site> site_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::empty_body>> parser_;
+  std::string head_;
+  HttpBody body_;
+};
+
+struct Endpoint {
+  std::string host;
+  std::string port;
+};
+
+// "HOST:PORT", "[V6]:PORT" or "PORT".
+Result<tcp::endpoint> parseListen(const std::string& listen) {
+  Endpoint e;
+  if (!listen.empty() && listen.front() == '[') {
+    const auto close = listen.find("]:");
+    if (close == std::string::npos) return fail("expected [IPV6]:PORT");
+    e = {listen.substr(1, close - 1), listen.substr(close + 2)};
+  } else if (const auto colon = listen.rfind(':'); colon != std::string::npos) {
+    e = {listen.substr(0, colon), listen.substr(colon + 1)};
+  } else {
+    e = {"0.0.0.0", listen};
+  }
+  if (e.port.empty() || e.port.size() > 5 || e.port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(e.port) > 65535) {
+    return fail("expected a port number from 0 to 65535");
+  }
+  beast::error_code ec;
+  const auto address = asio::ip::make_address(e.host, ec);
+  if (ec) return fail("'" + e.host + "' is not an IP address");
+  return tcp::endpoint(address, static_cast<std::uint16_t>(std::stoul(e.port)));
+}
+
+Result<std::unique_ptr<asio::ssl::context>> tlsContext(const HttpServerOptions::Tls& tls) {
+  auto context = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+  context->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                       asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                       asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+  beast::error_code ec;
+  context->use_certificate_chain_file(tls.cert_file, ec);
+  if (ec) return fail("cannot load TLS certificate " + tls.cert_file + ": " + ec.message());
+  // OpenSSL also checks here that the key belongs to the certificate.
+  context->use_private_key_file(tls.key_file, asio::ssl::context::pem, ec);
+  if (ec) return fail("cannot load TLS key " + tls.key_file + ": " + ec.message());
+  return context;
+}
+
+}  // namespace
+
+struct HttpServer::State {
+  std::unique_ptr<asio::ssl::context> tls;  // before io: outlives the connections
+  asio::io_context io;
+  tcp::acceptor acceptor{io};
+  std::shared_ptr<Site> site;
+  std::vector<std::thread> threads;
+  std::uint16_t port = 0;
+
+  asio::steady_timer accept_pause{io};
+
+  void accept() {
+    acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+      if (ec == asio::error::operation_aborted) return;
+      if (!ec) {
+        serve(std::move(socket));
+        return accept();
+      }
+      // Out of file descriptors or similar: pause instead of spinning.
+      accept_pause.expires_after(std::chrono::milliseconds(100));
+      accept_pause.async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec) accept();
+      });
+    });
+  }
+
+  void serve(tcp::socket socket) {
+    if (site->connections.fetch_add(1) >= site->max_connections) {
+      site->connections.fetch_sub(1);
+      return;  // the socket closes here: a flood does not pile up connections
+    }
+    beast::tcp_stream stream(std::move(socket));
+    if (tls) {
+      std::make_shared<Connection<beast::ssl_stream<beast::tcp_stream>>>(
+          beast::ssl_stream<beast::tcp_stream>(std::move(stream), *tls), site)
+          ->run();
+    } else {
+      std::make_shared<Connection<beast::tcp_stream>>(std::move(stream), site)->run();
+    }
+  }
+};
+
+HttpServer::HttpServer(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+HttpServer::~HttpServer() {
+  state_->io.stop();
+  for (auto& t : state_->threads) t.join();
+}
+
+std::uint16_t HttpServer::port() const { return state_->port; }
+
+Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& options, std::string path,
+                                                      std::function<HttpBody()> handler) {
+  if (options.threads == 0) return fail("http: threads must be at least 1");
+  auto endpoint = parseListen(options.listen);
+  if (!endpoint) return fail("http: listen address '" + options.listen + "': " + endpoint.error().message);
+
+  auto state = std::make_unique<State>();
+  if (options.tls) {
+    auto context = tlsContext(*options.tls);
+    if (!context) return fail("http: " + context.error().message);
+    state->tls = std::move(*context);
+  }
+  state->site = std::make_shared<Site>();
+  state->site->path = std::move(path);
+  state->site->handler = std::move(handler);
+  state->site->basic_auth = options.basic_auth;
+  state->site->idle_timeout = options.idle_timeout;
+  state->site->write_timeout = options.write_timeout;
+  state->site->max_connections = options.max_connections;
+
+  beast::error_code ec;
+  auto& acceptor = state->acceptor;
+  acceptor.open(endpoint->protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(*endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return fail("http: cannot listen on " + options.listen + ": " + ec.message());
+  state->port = acceptor.local_endpoint().port();
+
+  state->accept();
+  for (std::size_t i = 0; i < options.threads; ++i) {
+    state->threads.emplace_back([&io = state->io] { io.run(); });
+  }
+  return std::unique_ptr<HttpServer>(new HttpServer(std::move(state)));
+}
+
+}  // namespace opticsd

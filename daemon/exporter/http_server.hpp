@@ -1,0 +1,75 @@
+#pragma once
+// The HTTP/1.1 server behind /metrics: Boost.Beast on its own Boost.Asio
+// threads, plain or TLS (OpenSSL through Asio), with optional basic auth.
+//
+// Why not civetweb (what prometheus-cpp's Exposer wraps): Debian 12's
+// civetweb 1.15 loads libssl at run time and calls a null OpenSSL 3 function
+// pointer on the first TLS connection, and it wants the whole body in one
+// buffer. Here the body is a list of parts written back to back, so a large
+// exposition is never copied into one string.
+//
+// Only GET on the one configured path is served; anything else is 404 or 405.
+// Defences against hostile clients: an 8 KiB request-header limit, an idle
+// timeout on every read and a write timeout on every answer (a slow or silent
+// client is dropped), and a cap on open connections.
+//
+// Thread-safety: the handler runs on the server's threads, possibly on
+// several at once. The destructor stops serving and joins the threads before
+// anything the handler uses may go away.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "drivers/result.hpp"
+
+namespace opticsd {
+
+struct HttpServerOptions {
+  // "HOST:PORT" (an IPv4 or IPv6 literal; IPv6 in brackets) or "PORT" for
+  // every IPv4 interface. Port 0 = ephemeral.
+  std::string listen;
+  std::size_t threads = 2;
+  struct Tls {
+    std::string cert_file;  // PEM certificate chain, server certificate first
+    std::string key_file;   // PEM private key; never logged
+  };
+  std::optional<Tls> tls;  // unset: plain HTTP
+  struct BasicAuth {
+    std::string username;
+    std::string password;  // compared in constant time; never logged
+  };
+  std::optional<BasicAuth> basic_auth;  // unset: no authentication
+  std::chrono::milliseconds idle_timeout{30'000};
+  std::chrono::milliseconds write_timeout{120'000};
+  std::size_t max_connections = 64;
+};
+
+// The body of a 200 answer, written part after part.
+using HttpBody = std::vector<std::string>;
+
+class HttpServer {
+ public:
+  // Binds and starts serving GET `path` with what `handler` returns. A bad
+  // address, a port in use or an unreadable certificate or key is an Error
+  // naming the address or file, never an exception.
+  static Result<std::unique_ptr<HttpServer>> start(const HttpServerOptions& options, std::string path,
+                                                   std::function<HttpBody()> handler);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // The TCP port actually bound (the one chosen by the kernel for port 0).
+  std::uint16_t port() const;
+
+ private:
+  struct State;
+  explicit HttpServer(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace opticsd
