@@ -22,6 +22,7 @@ struct RulesEngine::TargetState {
   std::unordered_map<std::string, std::uint32_t> index;
   std::vector<std::unique_ptr<ModuleRuleState>> modules;
   bool dirty = true;
+  std::uint64_t published_topology = 0;  // Topology::generation() the view was built with
 };
 
 struct RulesEngine::Impl {
@@ -381,6 +382,7 @@ void RulesEngine::Impl::publish(const std::string& target, TargetState& ts, Rule
     TargetRulesView::PortRow row;
     row.port = m->port;
     row.score = m->score;
+    if (topology) row.endpoint = topology->find(target, m->port).value_or(Endpoint{});
     if (prof && prof->ber_rule >= 0) {
       const RuleParams& p = prof->rules[static_cast<std::size_t>(prof->ber_rule)].p;
       row.ber_warning = p.warn_above;
@@ -438,7 +440,11 @@ void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>&
     }
     impl_->evaluateModule(*st, s, dirty);
   }
-  if (dirty) impl_->publish(target, ts, *view_);
+  // A reload or LLDP may have changed what sits behind the ports.
+  if (dirty || ts.published_topology != topology_.generation()) {
+    impl_->publish(target, ts, *view_);
+    ts.published_topology = topology_.generation();
+  }
   ts.dirty = false;
 }
 

@@ -32,6 +32,11 @@ std::vector<prometheus::MetricFamily> RulesView::Collect() const {
                                "Pre-FEC BER level in force for the port, by severity (compare the BER against it).",
                                prometheus::MetricType::Gauge,
                                {}};
+  prometheus::MetricFamily topology{"opticsd_port_topology_info",
+                                    "What sits behind the port (host, NIC, GPU, rail, or the far-end switch port), "
+                                    "from the topology config and LLDP; 1 where known.",
+                                    prometheus::MetricType::Gauge,
+                                    {}};
   const auto gauge = [](std::vector<prometheus::ClientMetric::Label> labels, double v) {
     prometheus::ClientMetric m;
     m.label = std::move(labels);
@@ -54,10 +59,21 @@ std::vector<prometheus::MetricFamily> RulesView::Collect() const {
       if (p.ber_critical) {
         ber.metric.push_back(gauge({{"target", target}, {"port", port}, {"severity", "critical"}}, *p.ber_critical));
       }
+      if (!p.endpoint.empty()) {
+        std::vector<prometheus::ClientMetric::Label> labels{{"target", target}, {"port", port}};
+        const std::pair<const char*, const std::string*> fields[] = {
+            {"host", &p.endpoint.host},         {"nic", &p.endpoint.nic},
+            {"gpu", &p.endpoint.gpu},           {"rail", &p.endpoint.rail},
+            {"peer_target", &p.endpoint.peer_target}, {"peer_port", &p.endpoint.peer_port}};
+        for (const auto& [name, value] : fields) {
+          if (!value->empty()) labels.push_back({name, sanitizeLabelValue(*value)});
+        }
+        topology.metric.push_back(gauge(std::move(labels), 1));
+      }
     }
   }
   std::vector<prometheus::MetricFamily> out;
-  for (auto* family : {&findings, &score, &ber}) {
+  for (auto* family : {&findings, &score, &ber, &topology}) {
     if (!family->metric.empty()) out.push_back(std::move(*family));
   }
   return out;

@@ -5,6 +5,9 @@
 //   opticsd_finding{target,port,[lane,]rule,severity} 1     while a finding is active
 //   opticsd_straggler_suspect_score{target,port}            0..1 for every evaluated module
 //   opticsd_pre_fec_ber_threshold_ratio{target,port,severity}  the pre-FEC BER levels in force
+//   opticsd_port_topology_info{target,port,host,nic,gpu,rail,peer_target,peer_port} 1
+//       what sits behind the port, where known (empty fields left out), so
+//       alerts and dashboards name the GPU host and rail a bad optic slows
 //
 // Thread-safety: the engine replaces a target's view on the polling thread;
 // Collect() runs on scrape threads. A mutex guards only the pointer swap and
@@ -21,6 +24,7 @@
 #include <prometheus/metric_family.h>
 
 #include "daemon/rules/finding.hpp"
+#include "daemon/topology/topology.hpp"
 
 namespace opticsd {
 
@@ -36,6 +40,7 @@ struct TargetRulesView {
     double score = 0;
     std::optional<double> ber_warning;
     std::optional<double> ber_critical;
+    Endpoint endpoint;  // empty when the topology knows nothing of the port
   };
   std::vector<FindingRow> findings;
   std::vector<PortRow> ports;

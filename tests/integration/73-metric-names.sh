@@ -28,6 +28,9 @@ targets:
       - {scenario: thermal_runaway, port: 4, onset: 0s, ramp: 2s}
   - {name: leaf-qsfp, driver: sim, module: qsfp28-100g-cwdm4, ports: 2}
   - {name: host-sfp, driver: sim, module: sfp-10g-lr, ports: 2}
+topology:
+  links:
+    - {switch: leaf-cmis, ports: Ethernet1-6, host: "gpu-node-{n}", nic: mlx5_0, gpu: "0", rail: "1"}
 YAML
 start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
 wait_for 100 metric_has "$PORT" '^opticsd_target_up\{' || { cat "$WORK/run.log"; fail "daemon did not come up"; }

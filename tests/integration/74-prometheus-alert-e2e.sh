@@ -2,8 +2,10 @@
 # End to end: a real Prometheus server scrapes opticsd running the simulator
 # with one module whose connector gets dirty, evaluates the shipped alert
 # rules, and OpticsdPreFecBerHigh reaches "firing" in /api/v1/alerts for that
-# port only, its description naming the module from opticsd_module_info.
-# Every shipped rule must evaluate without error against the real series.
+# port only, its description naming the module from opticsd_module_info and
+# the host behind the port from opticsd_port_topology_info. Every shipped rule
+# and every Grafana dashboard query must evaluate without error against the
+# real series.
 #
 # The rules are the shipped file with every `for:` shortened to 5s (the
 # production waits are minutes); nothing else is changed.
@@ -27,6 +29,9 @@ targets:
     lanes: 8
     scenarios:
       - {scenario: dirty_connector, port: 2, onset: 0s, ramp: 10s}
+topology:
+  links:
+    - {switch: leaf-1, ports: Ethernet1-4, host: "gpu-node-{n}", nic: mlx5_1, gpu: "1", rail: "2"}
 YAML
 start_opticsd "$WORK/opticsd.log" run --config "$WORK/opticsd.yaml"
 wait_for 100 metric_has "$PORT" '^opticsd_target_up\{.*\} 1' || { cat "$WORK/opticsd.log"; fail "opticsd did not come up"; }
@@ -76,7 +81,7 @@ if wrong:
     print("BER alert on a healthy port:", wrong); sys.exit(1)
 firing = [a for a in ber if a["state"] == "firing"]
 desc = firing[0]["annotations"]["description"]
-for want in ("leaf-1", "Ethernet2", "Module:"):
+for want in ("leaf-1", "Ethernet2", "Module:", "Behind it: host gpu-node-2 NIC mlx5_1 GPU 1 rail 2"):
     if want not in desc:
         print("description lacks", want); sys.exit(1)
 PY
@@ -91,6 +96,40 @@ for g in json.load(open(sys.argv[1]))["data"]["groups"]:
         if r.get("health") != "ok":
             print("rule", r["name"], "health", r.get("health"), r.get("lastError")); bad += 1
 sys.exit(1 if bad else 0)
+PY
+
+note "every Grafana dashboard query evaluates cleanly on the real series"
+python3 - "$PROM" "$OPTICSD_SOURCE_DIR/deploy/grafana" <<'PY' || fail "a dashboard query fails"
+import glob, json, os, sys, urllib.parse, urllib.request
+prom, grafana = sys.argv[1], sys.argv[2]
+values = {"$__rate_interval": "1m", "$target": "leaf-1", "$port": "Ethernet2"}
+def exprs(node):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "expr" and isinstance(v, str) and v:
+                yield v
+            else:
+                yield from exprs(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from exprs(v)
+bad = checked = 0
+for path in sorted(glob.glob(os.path.join(grafana, "*.json"))):
+    for expr in exprs(json.load(open(path))):
+        query = expr
+        for k, v in values.items():
+            query = query.replace(k, v)
+        url = prom + "/api/v1/query?" + urllib.parse.urlencode({"query": query})
+        try:
+            answer = json.load(urllib.request.urlopen(url, timeout=10))
+        except Exception as e:  # HTTP 400: a query Prometheus cannot parse or run
+            answer = {"status": "error", "error": getattr(e, "read", lambda: str(e).encode())().decode()}
+        checked += 1
+        if answer.get("status") != "success":
+            bad += 1
+            print(os.path.basename(path), expr, "->", answer.get("error"))
+print(f"{checked} dashboard queries evaluated, {bad} failed")
+sys.exit(1 if bad or checked == 0 else 0)
 PY
 stop_opticsd
 echo PASS

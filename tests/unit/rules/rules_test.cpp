@@ -256,5 +256,26 @@ TEST(Rules, SuspectsAreStoredWithTheHostBehindThePort) {
   EXPECT_NE((*suspects)[0].reason.find("pre_fec_ber"), std::string::npos) << (*suspects)[0].reason;
 }
 
+TEST(Rules, TopologyInfoNamesWhatSitsBehindEachPortAndFollowsLldp) {
+  std::vector<ConfigIssue> issues;
+  Topology topo = parseTopology(
+      YAML::Load("links: [{switch: sw, ports: p1-2, host: 'gpu-node-{n}', nic: nic0, rail: '3'}]"), "t.yaml", issues);
+  ASSERT_TRUE(issues.empty());
+  RulesEngine engine(defaultRuleSet(), std::move(topo), nullptr);
+  engine.evaluate("sw", {module("p1", 1'000, 40), module("p2", 1'000, 40), module("p3", 1'000, 40)});
+  const auto info = [&](const std::map<std::string, std::string>& labels) {
+    bool found = false;
+    const double v = gaugeValue(engine.view()->Collect(), "opticsd_port_topology_info", labels, &found);
+    return found ? v : -1.0;
+  };
+  EXPECT_EQ(info({{"port", "p2"}, {"host", "gpu-node-2"}, {"nic", "nic0"}, {"rail", "3"}}), 1);
+  EXPECT_EQ(info({{"port", "p3"}}), -1) << "a port nothing is known about has no series";
+
+  // LLDP fills p3 in; the next poll publishes it without any rule changing.
+  engine.setNeighbors("sw", {{"p3", "gpu-node-9", "enp1s0"}});
+  engine.evaluate("sw", {module("p1", 2'000, 40), module("p2", 2'000, 40), module("p3", 2'000, 40)});
+  EXPECT_EQ(info({{"port", "p3"}, {"host", "gpu-node-9"}, {"nic", "enp1s0"}}), 1);
+}
+
 }  // namespace
 }  // namespace opticsd
