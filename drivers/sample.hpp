@@ -95,7 +95,9 @@ struct LaneStatus {
   std::optional<bool> tx_fault;
   std::optional<bool> tx_no_light;   // Tx power at the -40 dBm floor
   std::optional<bool> rx_no_light;   // Rx power at the -40 dBm floor
-  std::optional<std::uint8_t> data_path_state;  // CMIS Table 8-?? code, 4 = activated
+  // CMIS page 11h bytes 128-131, a nibble a lane: 1 deactivated, 2 init, 3 deinit,
+  // 4 activated, 5 Tx turn-on, 6 Tx turn-off, 7 initialized.
+  std::optional<std::uint8_t> data_path_state;
 };
 
 struct Lane {

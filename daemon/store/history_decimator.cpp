@@ -51,6 +51,7 @@ bool HistoryDecimator::keep(const Sample& sample) {
   Seen& seen = it->second;
   const bool changed = seen.state != state;
   seen.state = state;
+  seen.seen_ms = sample.timestamp_ms;
   // A clock that steps back (NTP) restarts the interval instead of muting history.
   const bool due = sample.timestamp_ms - seen.kept_ms >= interval_ms_ || sample.timestamp_ms < seen.kept_ms;
   if (!inserted && !changed && !due) return false;
@@ -62,8 +63,19 @@ std::size_t HistoryDecimator::thin(std::vector<Sample>& cycle) {
   if (interval_ms_ <= 0) return 0;
   const auto end = std::remove_if(cycle.begin(), cycle.end(), [this](const Sample& s) { return !keep(s); });
   const auto removed = static_cast<std::size_t>(cycle.end() - end);
+  std::int64_t now_ms = 0;
+  for (const Sample& s : cycle) now_ms = std::max(now_ms, s.timestamp_ms);
   cycle.erase(end, cycle.end());
+  forgetIdle(now_ms);
   return removed;
+}
+
+void HistoryDecimator::forgetIdle(std::int64_t now_ms) {
+  constexpr std::int64_t kSweepEveryMs = 10 * 60'000;
+  const std::int64_t forget_after_ms = std::max<std::int64_t>(60 * 60'000, 2 * interval_ms_);
+  if (now_ms - last_sweep_ms_ < kSweepEveryMs) return;
+  last_sweep_ms_ = now_ms;
+  std::erase_if(modules_, [&](const auto& entry) { return entry.second.seen_ms < now_ms - forget_after_ms; });
 }
 
 }  // namespace opticsd

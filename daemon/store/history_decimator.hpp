@@ -27,14 +27,21 @@ class HistoryDecimator {
   // many it removed. Not thread-safe: the store calls it under its lock.
   std::size_t thin(std::vector<Sample>& cycle);
 
+  // Modules currently remembered. One not seen for an hour (a removed target,
+  // a pulled module) is forgotten; if it returns, its first sample is kept.
+  std::size_t tracked() const { return modules_.size(); }
+
  private:
   struct Seen {
     std::int64_t kept_ms = 0;     // timestamp of the last sample kept
+    std::int64_t seen_ms = 0;     // timestamp of the last sample seen
     std::uint64_t state = 0;      // stateSignature() of the last sample seen
   };
   bool keep(const Sample& sample);
+  void forgetIdle(std::int64_t now_ms);
 
   std::int64_t interval_ms_;
+  std::int64_t last_sweep_ms_ = 0;
   std::unordered_map<std::string, Seen> modules_;  // "target\0port"
   std::string key_;                                // reused, so a steady fleet allocates nothing
 };

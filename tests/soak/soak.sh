@@ -36,6 +36,8 @@ trap 'kill $SCRAPER "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true;
 PID=$!
 
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$PID/status"; }
+# The kernel's high-water mark: catches the peak of a scrape between samples.
+hwm_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$PID/status"; }
 fds_now() { find "/proc/$PID/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 # The fewest of three readings a second apart: a scrape in flight holds one more.
 fds() { { fds_now; sleep 1; fds_now; sleep 1; fds_now; } | sort -n | head -1; }
@@ -68,7 +70,9 @@ modules=$((SWITCHES * PORTS))
 growth=$(python3 -c "print(f'{($rss_end - $rss_warm) * 100.0 / $rss_warm:.2f}')")
 per_module=$(python3 -c "print(f'{$peak * 1024.0 / $modules / 1000:.2f}')")
 echo "rss_after_warmup_kib=$rss_warm rss_end_kib=$rss_end rss_peak_kib=$peak growth_percent=$growth"
+hwm=$(hwm_kb)
 echo "peak_rss_per_module_kb=$per_module fds_after_warmup=$fds_warm fds_end=$fds_end"
+echo "rss_high_water_kib=$hwm high_water_per_module_kb=$(python3 -c "print(f'{$hwm * 1024.0 / $modules / 1000:.2f}')")"
 interval_s=$(python3 -c "s='$INTERVAL'; print(float(s[:-2]) / 1000 if s.endswith('ms') else float(s[:-1]))")
 expected=$(python3 -c "print(int($SWITCHES * ($DURATION - $WARMUP) / $interval_s))")
 echo "polls_after_warmup=$polls_warm polls_end=$polls_end polls_expected_after_warmup=$expected"

@@ -10,12 +10,12 @@
 # all reading the same columns (entPhySensorValue and entPhySensorOperStatus).
 # Prints wall time, collector CPU time (user+sys) and CPU us per varbind.
 #
-# Usage: snmp_bench.sh [N] [BUILD_DIR]   (N defaults to 50; env POLLS=5)
+# Usage: snmp_bench.sh [N] [BUILD_DIR]   (N defaults to 50; BUILD_DIR to $OPTICSD_BUILD_DIR or build; env POLLS=5)
 # Exit 77 when snmpd or the bench binary is missing.
 set -euo pipefail
 
 N=${1:-50}
-BUILD=${2:-$(cd "$(dirname "$0")/../../.." && pwd)/build-snmp}
+BUILD=${2:-${OPTICSD_BUILD_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/build}}
 POLLS=${POLLS:-5}
 BIN="$BUILD/tests/bench/snmp/snmp_poll_bench"
 BASE_PORT=${BASE_PORT:-$((20000 + RANDOM % 20000))}

@@ -47,6 +47,20 @@ TEST(HistoryDecimatorTest, ModulesAreTrackedApart) {
   EXPECT_TRUE(keptTimes(d, {test::fullSample("a", "p1", 2'000)}).empty());
 }
 
+TEST(HistoryDecimatorTest, ModulesNotSeenForAnHourAreForgottenAndKeptWhenTheyReturn) {
+  HistoryDecimator d(seconds(10));
+  std::vector<Sample> gone = test::cycle("removed", 4, 0, 1);
+  d.thin(gone);
+  std::int64_t t = 0;
+  for (; t <= 2 * 3'600'000; t += 10'000) {
+    std::vector<Sample> cycle = test::cycle("stays", 2, t, 1);
+    d.thin(cycle);
+  }
+  EXPECT_EQ(d.tracked(), 2u) << "the removed target's modules are still remembered";
+  EXPECT_EQ(keptTimes(d, test::cycle("removed", 4, t, 1)).size(), 4u);
+  EXPECT_EQ(d.tracked(), 6u);
+}
+
 TEST(HistoryDecimatorTest, AStateChangeIsAlwaysKeptAndSoIsItsReturn) {
   HistoryDecimator d(seconds(10));
   ASSERT_EQ(keptTimes(d, {test::fullSample("t", "p", 0)}).size(), 1u);
