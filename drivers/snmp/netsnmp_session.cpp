@@ -26,7 +26,8 @@ namespace opticsd::snmp {
 struct NetSnmpSession::Request {
   bool is_walk = true;
   Oid root;                   // walk: the subtree
-  Oid next;                   // walk: where the next GETBULK starts
+  Oid next;                   // walk: where the next GETBULK starts (the last OID seen, exceptions too)
+  std::size_t seen = 0;       // walk: varbinds seen, exceptions too (bounded like results)
   std::vector<Oid> oids;      // get
   std::vector<Varbind> results;
   Callback done;
@@ -454,22 +455,23 @@ void NetSnmpSession::continueWalk(std::uint64_t id, Request& r, snmp_pdu* pdu) {
     if (vb->type == VarType::kEndOfMibView || !vb->oid.startsWith(r.root)) {
       return finish(id, std::move(r.results));
     }
-    const Oid& previous = r.results.empty() ? r.next : r.results.back().oid;
-    if (vb->oid <= previous) {
+    if (vb->oid <= r.next) {
       return finish(id, fail(config_.describe() + ": walk of " + r.root.toString() + ": agent returned " +
-                             vb->oid.toString() + " after " + previous.toString() +
+                             vb->oid.toString() + " after " + r.next.toString() +
                              " (OIDs not increasing; the walk would loop)"));
     }
+    // The walk goes on from every OID the agent names, an exception (noSuchInstance,
+    // a Null) included: otherwise a reply of only exceptions is asked for again and again.
+    r.next = vb->oid;
     any = true;
-    if (vb->isException()) continue;
-    r.results.push_back(std::move(*vb));
-    if (r.results.size() > config_.max_varbinds) {
+    if (++r.seen > config_.max_varbinds) {
       return finish(id, fail(config_.describe() + ": walk of " + r.root.toString() + " exceeded " +
                              std::to_string(config_.max_varbinds) + " varbinds (max_varbinds)"));
     }
+    if (vb->isException()) continue;
+    r.results.push_back(std::move(*vb));
   }
   if (!any) return finish(id, std::move(r.results));
-  r.next = r.results.empty() ? r.next : r.results.back().oid;
   send(id);
 }
 

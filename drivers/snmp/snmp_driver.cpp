@@ -187,12 +187,16 @@ void SnmpDriver::finishRound(const std::shared_ptr<Round>& round) {
   if (round_ != round) return;
   round_.reset();
   PollResult result;
-  if (profile_ && !(round->read_static && round->failed_static)) {
-    if (round->read_static) {
+  const bool static_ok = !(round->read_static && round->failed_static);
+  // A failed periodic re-read of the slow tables keeps the layout it would have
+  // refreshed: this poll's values still go out, and the re-read is tried next poll.
+  if (profile_ && (static_ok || layout_)) {
+    if (round->read_static && static_ok) {
       layout_ = resolve(*profile_, round->slow);
       polls_since_static_ = 0;
     }
     ++polls_since_static_;
+    if (!static_ok) polls_since_static_ = options_.static_refresh;
     if (layout_) {
       result = apply(*profile_, *layout_, round->values, target_, round->now_ms);
       // More sensor values than the layout knows: modules were inserted; re-read soon.

@@ -5,6 +5,7 @@ Usage: misbehaving_agent.py PORT. The community picks the behaviour:
   loop     GETNEXT/GETBULK answers go deeper, then back up: OIDs stop increasing
   endless  answers increase forever under any root (a table that never ends)
   huge     every walk yields one row whose value is a ~60 KiB OCTET STRING
+  exceptions  like endless, but every value is noSuchInstance (nothing to keep)
 Every mode answers GET for sysObjectID.0 with Arista's OID. Prints "ready".
 """
 import os
@@ -86,7 +87,7 @@ def answer(mode, kind, oids, max_rep):
             out.append(enc_oid(o) + tlv(0x04, b"DOM RX Power Sensor for " + b"E" * 60000))
             break
         o = step(mode, o)
-        out.append(enc_oid(o) + enc_int(1000))
+        out.append(enc_oid(o) + (b"\x81\x00" if mode == "exceptions" else enc_int(1000)))
     return out
 
 

@@ -126,6 +126,15 @@ TEST_F(MisbehavingAgent, EndlessTableStopsAtMaxVarbinds) {
   expectGoodUnaffected(good);
 }
 
+TEST_F(MisbehavingAgent, RepliesOfOnlyExceptionsStillAdvanceTheWalk) {
+  // Every reply is noSuchInstance rows at increasing OIDs: the walk must go on
+  // from them and stop at the cap, not ask for the same rows again for ever.
+  auto [bad, good] = pollBoth("exceptions", "profile: arista-eos\nmax_varbinds: 2000\n");
+  EXPECT_TRUE(bad.samples.empty());
+  EXPECT_NE(errorsOf(bad).find("exceeded 2000 varbinds (max_varbinds)"), std::string::npos) << errorsOf(bad);
+  expectGoodUnaffected(good);
+}
+
 TEST_F(MisbehavingAgent, EndlessTableWithoutProfilePicksAristaBySysObjectIdFirst) {
   // The GET of sysObjectID works; the walks then hit the cap.
   auto [bad, good] = pollBoth("endless", "max_varbinds: 500\n");

@@ -101,6 +101,23 @@ TEST(SnmpDriverMock, FailedSubtreeIsAPerTargetErrorAndOtherValuesSurvive) {
   EXPECT_FALSE(r.failed());
 }
 
+TEST(SnmpDriverMock, FailedReReadOfSlowTablesKeepsTheLayoutAndRetriesNextPoll) {
+  Harness h("arista-eos.snmprec", "arista-eos", 2);
+  const auto plan = planWalks(*h.driver->profile());
+  ASSERT_FALSE(plan.static_roots.empty());
+  ASSERT_EQ(h.pollOnce().samples.size(), 2u);
+  h.pollOnce();  // values only
+  h.mock->failUnder(plan.static_roots.front(), "timeout: no answer");
+  auto r = h.pollOnce();  // the periodic re-read, which fails
+  EXPECT_EQ(r.samples.size(), 2u) << "values lost because the slow tables did not answer";
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find("timeout"), std::string::npos);
+  h.mock->clearCalls();
+  h.pollOnce();
+  EXPECT_EQ(h.mock->walked().size(), plan.static_roots.size() + plan.dynamic_roots.size())
+      << "the failed re-read is not tried again on the next poll";
+}
+
 TEST(SnmpDriverMock, UnknownSysObjectIdSaysSo) {
   Harness h("sonic.snmprec", "");
   auto rows = readSnmprecFile(testing::fixturePath("sonic.snmprec"));
