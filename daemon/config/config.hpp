@@ -24,6 +24,8 @@ struct ListenConfig {
   std::string basic_auth_password_file;
   std::string tls_cert_file;  // PEM chain; with tls_key_file, /metrics is served over HTTPS only
   std::string tls_key_file;
+
+  bool operator==(const ListenConfig&) const = default;
 };
 
 struct PollConfig {
@@ -42,6 +44,8 @@ struct StorageConfig {
   // metrics keep the poll resolution. Zero stores every poll.
   std::chrono::milliseconds sample_interval{std::chrono::seconds(10)};
   std::uint32_t queue_cycles = 4096;  // poll results waiting for the writer before drops are counted
+
+  bool operator==(const StorageConfig&) const = default;
 };
 
 // This instance polls only the targets whose stable name hash falls in its shard.

@@ -21,6 +21,7 @@
 #include "daemon/rules/findings_store.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "daemon/scheduler/scheduler.hpp"
+#include "daemon/service/poll_progress.hpp"
 #include "daemon/service/target_plans.hpp"
 #include "daemon/store/sqlite_store.hpp"
 
@@ -205,6 +206,9 @@ class DaemonService {
     pipeline_->setTargets(names);
     if (rules_) rules_->retainTargets(names);
     scheduler_->setOptions(schedulerOptions(config));
+    auto longest = config.poll.interval;
+    for (const auto& target : config.targets) longest = std::max(longest, target.interval.value_or(longest));
+    progress_.setLimit(PollProgress::limitFor(longest, config.poll.max_backoff, config.poll.timeout));
     const auto removed = scheduler_->setTargets(std::move(plans));
     for (const auto& name : removed) spdlog::info("target removed target={}", name);
   }
@@ -236,9 +240,12 @@ class DaemonService {
       sd_notify(0, "READY=1");
       return;
     }
-    if (loaded->listen.address != config_.listen.address || loaded->storage.path != config_.storage.path) {
-      spdlog::warn("config reload: listen and storage changes take effect at the next restart");
+    // The HTTP server and the history writer are built once: say which edits wait for a restart.
+    for (const auto& [section, changed] : {std::pair{"listen", loaded->listen != config_.listen},
+                                           std::pair{"storage", loaded->storage != config_.storage}}) {
+      if (changed) spdlog::warn("config reload: changes take effect at the next restart section={}", section);
     }
+    warnAboutReadableSecrets(*loaded);
     configureLogging(loaded->log_level);
     {
       std::vector<ConfigIssue> issues;  // validated by the load above
@@ -264,7 +271,16 @@ class DaemonService {
     std::ostringstream status;
     status << "STATUS=polling " << scheduler_->targetCount() << " targets, " << pipeline_->cycles()
            << " polls done; history " << (!store_ ? "disabled" : store_->stats().failing ? "failing" : "ok");
-    sd_notify(0, ("WATCHDOG=1\n" + status.str()).c_str());
+    // The loop runs (this timer fired); the watchdog also wants polls completing.
+    const auto now = PollProgress::Clock::now();
+    progress_.observe(pipeline_->cycles(), scheduler_->targetCount(), now);
+    const bool stalled = progress_.stalled(now);
+    if (stalled && !stall_logged_) {
+      spdlog::error("no poll has completed for {}s: the systemd watchdog is no longer petted",
+                    std::chrono::duration_cast<std::chrono::seconds>(progress_.idleFor(now)).count());
+    }
+    stall_logged_ = stalled;
+    sd_notify(0, ((stalled ? "" : "WATCHDOG=1\n") + status.str()).c_str());
     if (++housekeeping_ticks_ % kTrimEveryHousekeeping == 0) malloc_trim(0);
     housekeeping_.expires_after(kHousekeepingPeriod);
     housekeeping_.async_wait([this](const boost::system::error_code& ec) {
@@ -294,6 +310,8 @@ class DaemonService {
   boost::asio::io_context io_;
   boost::asio::steady_timer housekeeping_{io_};
   std::uint64_t housekeeping_ticks_ = 0;
+  PollProgress progress_;
+  bool stall_logged_ = false;
   std::unique_ptr<MetricsExporter> exporter_;
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<FindingsStore> findings_store_;

@@ -47,5 +47,18 @@ good "  - {name: two, driver: sim, ports: 1, lanes: 1}" >"$WORK/opticsd.yaml"
 kill -HUP "$OPTICSD_PID"
 wait_for 100 metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{.*target="two"' || fail "reload did not add target two"
 metric_has "$PORT" '^opticsd_config_reload_success 1' || fail "good reload not recorded"
+grep -q "restart section=" "$WORK/daemon.log" && fail "a reload that changed no listen/storage key asked for a restart"
+
+note "SIGHUP that edits listen and storage says they wait for a restart"
+printf 'secret\n' >"$WORK/pass"
+chmod 0644 "$WORK/pass"
+good "  - {name: two, driver: sim, ports: 1, lanes: 1}" |
+  sed -e "s#^listen: {address: 127.0.0.1:$PORT}#listen: {address: 127.0.0.1:$PORT, basic_auth_user: p, basic_auth_password_file: $WORK/pass}#" \
+    -e 's#^storage: {enabled: false}#storage: {enabled: false, retention: 1d}#' >"$WORK/opticsd.yaml"
+grep -q basic_auth_user "$WORK/opticsd.yaml" || fail "could not edit the listen section"
+kill -HUP "$OPTICSD_PID"
+wait_for 50 grep -q "restart section=storage" "$WORK/daemon.log" || { cat "$WORK/daemon.log"; fail "storage edit not reported"; }
+grep -q "restart section=listen" "$WORK/daemon.log" || fail "listen edit not reported"
+grep -q "secret readable by other users.*pass" "$WORK/daemon.log" || fail "a readable secret added by a reload was not warned about"
 stop_opticsd
 echo PASS
