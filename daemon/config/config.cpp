@@ -58,6 +58,10 @@ void readStorage(OptionReader r, StorageConfig& out) {
   if (auto v = r.optionalDuration("retention")) out.retention = *v;
   if (auto v = r.optionalDuration("sample_interval")) out.sample_interval = *v;
   if (auto v = r.optionalInt("queue_cycles", 1, 10'000'000)) out.queue_cycles = static_cast<std::uint32_t>(*v);
+  if (auto v = r.optionalByteSize("max_size")) {
+    if (*v != 0 && *v < 1024 * 1024) r.error("max_size", "must be at least 1MiB (or 0 for no cap)");
+    out.max_size_bytes = *v;
+  }
   if (out.path.empty()) out.path = defaultStateDirectory() / "history.db";
   r.rejectUnknownKeys();
 }

@@ -44,6 +44,7 @@ struct StorageConfig {
   // metrics keep the poll resolution. Zero stores every poll.
   std::chrono::milliseconds sample_interval{std::chrono::seconds(10)};
   std::uint32_t queue_cycles = 4096;  // poll results waiting for the writer before drops are counted
+  std::uint64_t max_size_bytes = 0;   // caps the database file; 0: until the disk is full
 
   bool operator==(const StorageConfig&) const = default;
 };

@@ -156,8 +156,11 @@ class DaemonService {
     options.queue_capacity_cycles = config_.storage.queue_cycles;
     options.retention = config_.storage.retention;
     options.sample_interval = config_.storage.sample_interval;
+    options.max_size_bytes = config_.storage.max_size_bytes;
     options.log = [](std::string_view message) { spdlog::warn("store {}", message); };
-    auto store = SqliteStore::open(options);
+    // A database that cannot be opened yet (locked, full, corrupt) is retried
+    // by the writer; the failure shows in the log and the opticsd_store_* metrics.
+    auto store = SqliteStore::openRetrying(options);
     if (!store) {
       // Export goes on without history: losing metrics too would be worse.
       spdlog::error("history disabled path={} error={}", logValue(config_.storage.path.string()),

@@ -302,15 +302,24 @@ Result<void> SqliteStore::Connection::writeSample(const Sample& sample) {
   return {};
 }
 
-Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const StoreOptions& options) {
+Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const StoreOptions& options) { return start(options, true); }
+
+Result<std::unique_ptr<SqliteStore>> SqliteStore::openRetrying(const StoreOptions& options) {
+  return start(options, false);
+}
+
+Result<std::unique_ptr<SqliteStore>> SqliteStore::start(const StoreOptions& options, bool first_open_must_work) {
   if (options.path.empty()) return fail("history database path is empty");
   if (options.queue_capacity_cycles == 0) return fail("history queue capacity must be at least one cycle");
   std::unique_ptr<SqliteStore> store(new SqliteStore(options));
-  // The first open is checked here so that a bad path or a newer schema
-  // stops start-up with a clear message instead of a retry loop.
   auto connection = Connection::open(store->options_);
-  if (!connection) return tl::unexpected(connection.error());
-  store->connection_ = std::move(*connection);
+  if (connection) {
+    store->connection_ = std::move(*connection);
+  } else if (first_open_must_work) {
+    return tl::unexpected(connection.error());
+  } else {
+    store->noteFailure(connection.error().message);  // the writer opens it once it can
+  }
   store->next_retention_ = std::chrono::steady_clock::now();
   store->writer_ = std::thread([s = store.get()] { s->run(); });
   return store;

@@ -43,6 +43,14 @@ class SqliteStore {
   // Errors here (bad path, newer schema) are returned, not retried.
   static Result<std::unique_ptr<SqliteStore>> open(const StoreOptions& options);
 
+  // The daemon's open: a first open that fails (the file locked by another
+  // process, a full disk, a corrupt file, a directory not yet writable) does
+  // not disable history for the whole run. The store starts failing, with the
+  // error in stats() and the log, queues cycles as usual (drops counted), and
+  // the writer retries with backoff until the cause clears. Only bad options
+  // are an Error.
+  static Result<std::unique_ptr<SqliteStore>> openRetrying(const StoreOptions& options);
+
   ~SqliteStore();
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;
@@ -76,6 +84,7 @@ class SqliteStore {
   void runRetention();
   std::int64_t nowMs() const;
   void noteFailure(const std::string& message);
+  static Result<std::unique_ptr<SqliteStore>> start(const StoreOptions& options, bool first_open_must_work);
 
   const StoreOptions options_;
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "drivers/options/byte_size.hpp"
 #include "drivers/options/duration.hpp"
 
 namespace opticsd {
@@ -135,6 +136,17 @@ std::optional<std::chrono::milliseconds> OptionReader::optionalDuration(std::str
   auto node = scalar(key, "a duration such as 30s or 5m");
   if (!node) return std::nullopt;
   auto parsed = parseDuration(node->Scalar());
+  if (!parsed) {
+    errorAt(*node, key, parsed.error().message);
+    return std::nullopt;
+  }
+  return *parsed;
+}
+
+std::optional<std::uint64_t> OptionReader::optionalByteSize(std::string_view key) {
+  auto node = scalar(key, "a size such as 20GiB or 500MB");
+  if (!node) return std::nullopt;
+  auto parsed = parseByteSize(node->Scalar());
   if (!parsed) {
     errorAt(*node, key, parsed.error().message);
     return std::nullopt;

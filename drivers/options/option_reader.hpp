@@ -38,6 +38,7 @@ class OptionReader {
   std::optional<double> optionalDouble(std::string_view key);
   std::optional<bool> optionalBool(std::string_view key);
   std::optional<std::chrono::milliseconds> optionalDuration(std::string_view key);
+  std::optional<std::uint64_t> optionalByteSize(std::string_view key);  // "20GiB", "500MB"
   std::vector<std::string> stringList(std::string_view key);  // a string or a list of strings
   // Marks the key read and hands back the raw node (for nested sections).
   std::optional<YAML::Node> raw(std::string_view key);

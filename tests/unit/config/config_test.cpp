@@ -21,6 +21,7 @@ storage:
   retention: 3d
   sample_interval: 1m
   queue_cycles: 100
+  max_size: 20GiB
 shard: {index: 1, total: 3}
 log_level: debug
 targets:
@@ -56,6 +57,7 @@ TEST(ConfigTest, LoadsEverySection) {
   EXPECT_EQ(config->storage.retention, std::chrono::hours(72));
   EXPECT_EQ(config->storage.sample_interval, std::chrono::minutes(1));
   EXPECT_EQ(config->storage.queue_cycles, 100u);
+  EXPECT_EQ(config->storage.max_size_bytes, 20ULL << 30);
   EXPECT_EQ(config->shard.index, 1u);
   EXPECT_EQ(config->shard.total, 3u);
   EXPECT_EQ(config->log_level, "debug");
@@ -144,6 +146,21 @@ TEST(ConfigTest, RangeChecks) {
   EXPECT_EQ(onlyIssue("log_level: loud\ntargets: [{name: a, driver: sim}]\n").key, "log_level");
   EXPECT_EQ(onlyIssue("targets: {name: a}\n").key, "targets");
   EXPECT_EQ(onlyIssue("poll: 5\ntargets: [{name: a, driver: sim}]\n").key, "poll");
+}
+
+TEST(ConfigTest, StorageListenAndPollErrorPaths) {
+  const std::string t = "targets: [{name: a, driver: sim}]\n";
+  EXPECT_EQ(onlyIssue("storage: {queue_cycles: 0}\n" + t).key, "storage.queue_cycles");
+  EXPECT_EQ(onlyIssue("storage: {enabled: maybe}\n" + t).key, "storage.enabled");
+  EXPECT_EQ(onlyIssue("storage: {retention: forever}\n" + t).key, "storage.retention");
+  EXPECT_EQ(onlyIssue("storage: {max_size: 10 gigs}\n" + t).key, "storage.max_size");
+  EXPECT_EQ(onlyIssue("storage: {max_size: 4KiB}\n" + t).key, "storage.max_size");
+  EXPECT_EQ(onlyIssue("poll: {timeout: 5ms}\n" + t).key, "poll.timeout");
+  EXPECT_EQ(onlyIssue("shard: {total: 0}\n" + t).key, "shard.total");
+  const ConfigIssue auth = onlyIssue("listen: {basic_auth_user: prometheus}\n" + t);
+  EXPECT_NE(auth.format().find("basic_auth_password_file"), std::string::npos) << auth.format();
+  const ConfigIssue tls = onlyIssue("listen: {tls_cert_file: /etc/opticsd/metrics.crt}\n" + t);
+  EXPECT_NE(tls.format().find("tls_key_file"), std::string::npos) << tls.format();
 }
 
 TEST(ConfigTest, ReportsEveryProblemAtOnce) {

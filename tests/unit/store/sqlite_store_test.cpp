@@ -240,6 +240,35 @@ TEST(SqliteStoreTest, LockedDatabaseIsRetriedThenResumes) {
   EXPECT_NE(log.back().find("resumed"), std::string::npos);
 }
 
+TEST(SqliteStoreTest, DatabaseLockedAtStartIsRetriedNotDisabled) {
+  TempDir dir;
+  auto o = fastOptions(dir);
+  // Another process holds an exclusive lock on the file from before start-up.
+  RawDb other(o.path.string());
+  ASSERT_EQ(other.exec("PRAGMA locking_mode = EXCLUSIVE"), SQLITE_OK);
+  ASSERT_EQ(other.exec("BEGIN EXCLUSIVE"), SQLITE_OK);
+  ASSERT_EQ(other.exec("CREATE TABLE someone_elses (x)"), SQLITE_OK);
+  EXPECT_FALSE(SqliteStore::open(o)) << "the lock did not stop a first open";
+
+  auto opened = SqliteStore::openRetrying(o);
+  ASSERT_TRUE(opened) << opened.error().message;
+  auto& store = *opened;
+  StoreStats s = store->stats();
+  EXPECT_TRUE(s.failing);
+  EXPECT_NE(s.last_error.find("locked"), std::string::npos) << s.last_error;
+  ASSERT_TRUE(store->enqueue(test::cycle("t", 4, 1000)));
+  EXPECT_FALSE(store->flush(std::chrono::milliseconds(200)));
+
+  ASSERT_EQ(other.exec("COMMIT"), SQLITE_OK);
+  ASSERT_EQ(other.exec("PRAGMA locking_mode = NORMAL"), SQLITE_OK);
+  ASSERT_EQ(other.count("SELECT count(*) FROM someone_elses"), 0);  // a read releases the exclusive lock
+  ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
+  s = store->stats();
+  EXPECT_FALSE(s.failing);
+  EXPECT_EQ(s.written_samples_total, 4u);
+  EXPECT_EQ(s.dropped_samples_total, 0u);
+}
+
 TEST(SqliteStoreTest, DiskFullKeepsTheBatchAndResumesWhenSpaceReturns) {
   TempDir dir;
   auto o = fastOptions(dir);
