@@ -1,5 +1,6 @@
 #include "daemon/exporter/exposition_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <vector>
@@ -47,7 +48,8 @@ void appendValue(std::string& out, double v) {
 // One string per family, appended to in a single pass over the Samples.
 class TextSink {
  public:
-  TextSink() : specs_(familySpecs()), bodies_(specs_.size()) {}
+  TextSink(std::size_t first, std::size_t end)
+      : specs_(familySpecs()), bodies_(specs_.size()), first_(first), end_(std::min(end, specs_.size())) {}
 
   void beginModule(const std::string& target, const std::string& port) {
     module_.assign("{target=\"");
@@ -64,6 +66,7 @@ class TextSink {
     lane_ += '"';
   }
   void series(std::size_t f, Scope scope, double value, std::initializer_list<ExtraLabel> extra) {
+    if (f < first_ || f >= end_) return;  // another slice's family
     std::string& out = bodies_[f];
     out += specs_[f].name;
     out += scope == Scope::kLane ? lane_ : module_;
@@ -102,12 +105,17 @@ class TextSink {
   std::vector<std::string> bodies_;
   std::string module_;
   std::string lane_;
+  std::size_t first_;
+  std::size_t end_;
 };
 
 }  // namespace
 
-void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts) {
-  TextSink sink;
+std::size_t sampleFamilyCount() { return familySpecs().size(); }
+
+void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts,
+                                 std::size_t first_family, std::size_t end_family) {
+  TextSink sink(first_family, end_family);
   exporter_detail::SeriesWalker<TextSink>(sink).walk(snapshot);
   sink.finish(parts);
 }

@@ -6,6 +6,7 @@
 // test holds it to that), at a fraction of the cost; see
 // tests/bench/exporter for the figures. Pure; thread-safe.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,14 @@ void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string
 
 // The same text as a list of parts to be written back to back (two per
 // family: its HELP/TYPE lines, then its series), for serving without a copy.
-void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts);
+// [first_family, end_family) renders only those families (numbered in
+// exposition order), so a large scrape can be produced a slice at a time:
+// the slices, in order, make the same text.
+void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts,
+                                 std::size_t first_family = 0, std::size_t end_family = SIZE_MAX);
+
+// How many Sample families there are (the bound for the slices above).
+std::size_t sampleFamilyCount();
 
 // Appends the parts to `out` in order, with one allocation.
 void appendJoined(const std::vector<std::string>& parts, std::string& out);

@@ -11,6 +11,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <cstdio>
 #include <exception>
 #include <thread>
 #include <type_traits>
@@ -27,11 +28,25 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 constexpr std::uint32_t kHeaderLimitBytes = 8 * 1024;
+constexpr std::string_view kCrLf = "\r\n";
+constexpr std::string_view kLastChunk = "0\r\n\r\n";
+
+class WholeBody : public HttpBodySource {
+ public:
+  explicit WholeBody(HttpBody parts) : parts_(std::move(parts)) {}
+  bool next(HttpBody& out) override {
+    out = std::move(parts_);
+    return false;
+  }
+
+ private:
+  HttpBody parts_;
+};
 
 // What every connection shares; outlives them (held by shared_ptr).
 struct Site {
   std::string path;
-  std::function<HttpBody()> handler;
+  std::function<std::unique_ptr<HttpBodySource>()> handler;
   std::optional<HttpServerOptions::BasicAuth> basic_auth;
   std::chrono::milliseconds idle_timeout;
   std::chrono::milliseconds write_timeout;
@@ -102,16 +117,16 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
                           site_->basic_auth->password)) {
       return answer(http::status::unauthorized, "WWW-Authenticate: Basic realm=\"opticsd\"\r\n", {}, keep_alive);
     }
-    HttpBody body;
+    std::unique_ptr<HttpBodySource> source;
     try {
-      body = site_->handler();
+      source = site_->handler();
     } catch (const std::exception&) {
       return answer(http::status::internal_server_error, {}, {}, false);
     }
-    answer(http::status::ok, "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n", std::move(body),
-           keep_alive);
+    stream(std::move(source), request.version() >= 11, keep_alive);
   }
 
+  // A small answer with a known length (errors, refusals).
   void answer(http::status status, std::string_view headers, HttpBody body, bool keep_alive) {
     std::size_t length = 0;
     for (const auto& part : body) length += part.size();
@@ -130,13 +145,63 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
                       });
   }
 
-  void onAnswered(beast::error_code ec, bool keep_alive) {
-    const bool large = !body_.empty();
+  // A 200 whose body is produced while it is sent: chunked for HTTP/1.1,
+  // ended by a close for HTTP/1.0.
+  void stream(std::unique_ptr<HttpBodySource> source, bool chunked, bool keep_alive) {
+    source_ = std::move(source);
+    streamed_ = true;
+    chunked_ = chunked;
+    keep_alive_ = chunked && keep_alive;
+    head_ = statusLine(http::status::ok);
+    head_ += "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n";
+    head_ += chunked ? "Transfer-Encoding: chunked\r\n" : "Connection: close\r\n";
+    if (chunked && !keep_alive) head_ += "Connection: close\r\n";
+    head_ += "\r\n";
+    tcp().expires_after(site_->write_timeout);
+    asio::async_write(stream_, asio::buffer(head_), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->onAnswered(ec, false);
+      self->sendNext();
+    });
+  }
+
+  void sendNext() {
     HttpBody().swap(body_);
+    bool more = false;
+    try {
+      more = source_->next(body_);
+    } catch (const std::exception&) {
+      return onAnswered(asio::error::operation_aborted, false);  // cut short: the client sees a broken body
+    }
+    std::size_t length = 0;
+    for (const auto& part : body_) length += part.size();
+    std::vector<asio::const_buffer> buffers;
+    if (chunked_ && length > 0) {
+      char size[20];
+      chunk_head_.assign(size, static_cast<std::size_t>(std::snprintf(size, sizeof size, "%zx\r\n", length)));
+      buffers.push_back(asio::buffer(chunk_head_));
+    }
+    for (const auto& part : body_) {
+      if (!part.empty()) buffers.push_back(asio::buffer(part));
+    }
+    if (chunked_ && length > 0) buffers.push_back(asio::buffer(kCrLf));
+    if (chunked_ && !more) buffers.push_back(asio::buffer(kLastChunk));
+    tcp().expires_after(site_->write_timeout);
+    asio::async_write(stream_, buffers, [self = this->shared_from_this(), more](beast::error_code ec, std::size_t) {
+      if (ec || !more) {
+        self->source_.reset();
+        return self->onAnswered(ec, self->keep_alive_);
+      }
+      self->sendNext();
+    });
+  }
+
+  void onAnswered(beast::error_code ec, bool keep_alive) {
+    HttpBody().swap(body_);
+    source_.reset();
     // A large fleet's exposition is tens of megabytes built from many growing
     // buffers; give those pages back between scrapes instead of keeping the
     // high-water mark resident for good.
-    if (large) malloc_trim(0);
+    if (std::exchange(streamed_, false)) malloc_trim(0);
     if (ec || !keep_alive) return close();
     readRequest();
   }
@@ -173,6 +238,11 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   std::optional<http::request_parser<http::empty_body>> parser_;
   std::string head_;
   HttpBody body_;
+  std::unique_ptr<HttpBodySource> source_;
+  std::string chunk_head_;
+  bool chunked_ = false;
+  bool keep_alive_ = false;
+  bool streamed_ = false;
 };
 
 struct Endpoint {
@@ -259,6 +329,8 @@ struct HttpServer::State {
   }
 };
 
+std::unique_ptr<HttpBodySource> wholeBody(HttpBody parts) { return std::make_unique<WholeBody>(std::move(parts)); }
+
 HttpServer::HttpServer(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 HttpServer::~HttpServer() {
@@ -269,7 +341,7 @@ HttpServer::~HttpServer() {
 std::uint16_t HttpServer::port() const { return state_->port; }
 
 Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& options, std::string path,
-                                                      std::function<HttpBody()> handler) {
+                                                      std::function<std::unique_ptr<HttpBodySource>()> handler) {
   if (options.threads == 0) return fail("http: threads must be at least 1");
   auto endpoint = parseListen(options.listen);
   if (!endpoint) return fail("http: listen address '" + options.listen + "': " + endpoint.error().message);

@@ -5,8 +5,7 @@
 // Why not civetweb (what prometheus-cpp's Exposer wraps): Debian 12's
 // civetweb 1.15 loads libssl at run time and calls a null OpenSSL 3 function
 // pointer on the first TLS connection, and it wants the whole body in one
-// buffer. Here the body is a list of parts written back to back, so a large
-// exposition is never copied into one string.
+// buffer. Here the body is produced part by part while it is sent.
 //
 // Only GET on the one configured path is served; anything else is 404 or 405.
 // Defences against hostile clients: an 8 KiB request-header limit, an idle
@@ -49,8 +48,22 @@ struct HttpServerOptions {
   std::size_t max_connections = 64;
 };
 
-// The body of a 200 answer, written part after part.
+// Parts of a body, written back to back.
 using HttpBody = std::vector<std::string>;
+
+// The body of a 200 answer, produced while it is sent: a large body is never
+// whole in memory. next() appends the next parts to `out` (which the server
+// has emptied) and returns false once it has given the last ones. Called on
+// the server's threads, never twice at once for one answer. HTTP/1.1 clients
+// get it chunked; HTTP/1.0 clients get it followed by a close.
+class HttpBodySource {
+ public:
+  virtual ~HttpBodySource() = default;
+  virtual bool next(HttpBody& out) = 0;
+};
+
+// A body that is already whole.
+std::unique_ptr<HttpBodySource> wholeBody(HttpBody parts);
 
 class HttpServer {
  public:
@@ -58,7 +71,7 @@ class HttpServer {
   // address, a port in use or an unreadable certificate or key is an Error
   // naming the address or file, never an exception.
   static Result<std::unique_ptr<HttpServer>> start(const HttpServerOptions& options, std::string path,
-                                                   std::function<HttpBody()> handler);
+                                                   std::function<std::unique_ptr<HttpBodySource>()> handler);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

@@ -7,17 +7,17 @@
 // ClientMetric objects and its ostream serializer, about 1.2 s of CPU per
 // scrape for 10,000 modules (400,000 series), over the 0.5 s budget, and its
 // civetweb cannot serve TLS on Debian 12 (see http_server.hpp). Here the
-// Samples are written straight to text (exposition_text.hpp, same bytes) as a
-// list of parts that go out without being joined, and only the small
-// registries go through prometheus-cpp. No gzip: Prometheus also accepts
-// identity encoding.
+// Samples are written straight to text (exposition_text.hpp, same bytes), a
+// slice of families at a time while the scrape is sent: 10,000 CMIS modules
+// with VDM are about 150 MB of text, and only one slice of it (about an
+// eighth) is in memory at once. Only the small registries go through
+// prometheus-cpp. No gzip: Prometheus also accepts identity encoding.
 //
 // Ownership: the exporter owns the HTTP server, the LatestSamples cache, the
 // self-metrics registry and the collectables list; the server is stopped
 // first on destruction, so no scrape outlives what it reads. Thread-safety:
 // the accessors may be used from any thread; scrapes run on the server's
-// threads, one render at a time (two concurrent scrapes of a large fleet
-// would otherwise hold two copies of the exposition).
+// threads, each on its own snapshot of the Samples.
 
 #include <prometheus/collectable.h>
 #include <prometheus/registry.h>
@@ -59,20 +59,22 @@ class MetricsExporter {
   // The TCP port actually bound (the one chosen by the kernel for port 0).
   std::uint16_t port() const { return server_->port(); }
 
-  // The /metrics body as the parts a scrape gets, and joined (for tests and
-  // the benchmark).
-  HttpBody renderParts();
+  // One scrape's body, produced slice by slice as it is sent.
+  std::unique_ptr<HttpBodySource> scrape();
+  // The same body whole (for tests and the benchmark).
   std::string render();
 
  private:
+  class Scrape;
   explicit MetricsExporter(std::string_view version);
+  // The registries' families (self-metrics, rules engine) as text.
+  std::string renderRegistries();
 
   std::shared_ptr<prometheus::Registry> registry_;
   SelfMetrics self_metrics_;
   std::shared_ptr<LatestSamples> samples_;
   std::mutex collectables_mutex_;
   std::vector<std::weak_ptr<prometheus::Collectable>> collectables_;
-  std::mutex render_mutex_;
   std::unique_ptr<HttpServer> server_;  // last: stopped and destroyed first
 };
 

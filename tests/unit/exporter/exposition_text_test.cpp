@@ -65,6 +65,22 @@ TEST(ExpositionText, IsByteIdenticalToPrometheusCpp) {
   EXPECT_EQ(fast, reference);
 }
 
+TEST(ExpositionText, SlicesOfFamiliesInOrderMakeTheSameText) {
+  LatestSamples cache;
+  const auto snapshot = awkwardFleet(cache);
+  std::string whole;
+  appendSampleExposition(snapshot, whole);
+  for (const std::size_t step : {1u, 3u, 7u, 1000u}) {
+    std::string sliced;
+    for (std::size_t first = 0; first < sampleFamilyCount(); first += step) {
+      std::vector<std::string> parts;
+      appendSampleExpositionParts(snapshot, parts, first, first + step);
+      appendJoined(parts, sliced);
+    }
+    EXPECT_EQ(sliced, whole) << "slices of " << step << " families";
+  }
+}
+
 TEST(ExpositionText, EmptySnapshotAppendsNothing) {
   std::string out = "prefix";
   appendSampleExposition({}, out);

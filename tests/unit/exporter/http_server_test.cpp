@@ -8,6 +8,8 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/write.hpp>
+#include <optional>
+#include <string_view>
 #include <thread>
 
 #include "exposition.hpp"
@@ -28,19 +30,58 @@ HttpServerOptions loopback() {
 }
 
 std::unique_ptr<HttpServer> serve(const HttpServerOptions& options, HttpBody body = {"a", "", "bc"}) {
-  auto server = HttpServer::start(options, "/metrics", [body] { return body; });
+  auto server = HttpServer::start(options, "/metrics", [body] { return wholeBody(body); });
   EXPECT_TRUE(server) << server.error().message;
   return server ? std::move(*server) : nullptr;
 }
 
-TEST(HttpServer, WritesThePartsBackToBackWithTheirTotalLength) {
+TEST(HttpServer, Http10GetsThePartsBackToBackThenAClose) {
   auto server = serve(loopback());
   ASSERT_TRUE(server);
   const auto r = test::httpGet(server->port(), "/metrics?name[]=x");
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, "abc");
-  EXPECT_THAT(r.headers, HasSubstr("Content-Length: 3\r\n"));
+  EXPECT_THAT(r.headers, HasSubstr("Connection: close"));
   EXPECT_THAT(r.headers, HasSubstr("Content-Type: text/plain; version=0.0.4"));
+}
+
+// Gives `slices` slices of "slice N\n", one per next() call.
+class Slices : public HttpBodySource {
+ public:
+  explicit Slices(int slices) : left_(slices) {}
+  bool next(HttpBody& out) override {
+    out.push_back("slice " + std::to_string(left_));
+    out.push_back("\n");
+    return --left_ > 0;
+  }
+
+ private:
+  int left_;
+};
+
+// Decodes an HTTP/1.1 chunked body; empty optional when the framing is wrong.
+std::optional<std::string> dechunk(std::string_view raw) {
+  std::string out;
+  while (true) {
+    const auto eol = raw.find("\r\n");
+    if (eol == std::string_view::npos) return std::nullopt;
+    const std::size_t size = std::stoul(std::string(raw.substr(0, eol)), nullptr, 16);
+    raw.remove_prefix(eol + 2);
+    if (size == 0) return raw == "\r\n" ? std::optional(out) : std::nullopt;
+    if (raw.size() < size + 2 || raw.substr(size, 2) != "\r\n") return std::nullopt;
+    out += raw.substr(0, size);
+    raw.remove_prefix(size + 2);
+  }
+}
+
+TEST(HttpServer, Http11GetsTheBodyChunkedAsItIsProduced) {
+  auto server = HttpServer::start(loopback(), "/metrics", [] { return std::make_unique<Slices>(3); });
+  ASSERT_TRUE(server) << server.error().message;
+  const auto r = test::parseResponse(
+      test::httpExchange((*server)->port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+  EXPECT_EQ(r.status, 200);
+  EXPECT_THAT(r.headers, HasSubstr("Transfer-Encoding: chunked"));
+  EXPECT_EQ(dechunk(r.body), "slice 3\nslice 2\nslice 1\n") << r.body;
 }
 
 TEST(HttpServer, OtherPathsAndMethodsAreRefused) {
@@ -128,7 +169,7 @@ TEST(HttpServer, BadAddressesAndPortsInUseAreErrorValues) {
   for (const char* listen : {"", "not an address", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:0s", "[::1", "host:80"}) {
     HttpServerOptions o;
     o.listen = listen;
-    auto r = HttpServer::start(o, "/metrics", [] { return HttpBody{}; });
+    auto r = HttpServer::start(o, "/metrics", [] { return wholeBody({}); });
     ASSERT_FALSE(r) << listen;
     EXPECT_THAT(r.error().message, HasSubstr(std::string("'") + listen + "'"));
   }
@@ -136,7 +177,7 @@ TEST(HttpServer, BadAddressesAndPortsInUseAreErrorValues) {
   ASSERT_TRUE(first);
   HttpServerOptions same;
   same.listen = "127.0.0.1:" + std::to_string(first->port());
-  auto second = HttpServer::start(same, "/metrics", [] { return HttpBody{}; });
+  auto second = HttpServer::start(same, "/metrics", [] { return wholeBody({}); });
   ASSERT_FALSE(second);
   EXPECT_THAT(second.error().message, HasSubstr(same.listen));
 }
@@ -186,20 +227,20 @@ TEST(HttpServer, ServesTlsWithBasicAuthAndRefusesPlainHttp) {
 TEST(HttpServer, UnusableCertificatesAndKeysAreErrorsNamingTheFile) {
   HttpServerOptions o = withTls();
   o.tls->cert_file = kTlsDir + "missing.crt";
-  auto r = HttpServer::start(o, "/metrics", [] { return HttpBody{}; });
+  auto r = HttpServer::start(o, "/metrics", [] { return wholeBody({}); });
   ASSERT_FALSE(r);
   EXPECT_THAT(r.error().message, HasSubstr("missing.crt"));
 
   o = withTls();
   o.tls->key_file = kTlsDir + "unrelated.key";
-  r = HttpServer::start(o, "/metrics", [] { return HttpBody{}; });
+  r = HttpServer::start(o, "/metrics", [] { return wholeBody({}); });
   ASSERT_FALSE(r);
   EXPECT_THAT(r.error().message, HasSubstr("unrelated.key"));
   EXPECT_THAT(r.error().message, HasSubstr("mismatch"));
 
   o = withTls();
   o.tls->key_file = kTlsDir + "README.md";  // not PEM
-  r = HttpServer::start(o, "/metrics", [] { return HttpBody{}; });
+  r = HttpServer::start(o, "/metrics", [] { return wholeBody({}); });
   ASSERT_FALSE(r);
   EXPECT_THAT(r.error().message, HasSubstr("README.md"));
 }
