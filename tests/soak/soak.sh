@@ -6,7 +6,7 @@
 #   tests/soak/soak.sh [MODULES=10000] [INTERVAL=1s] [DURATION_S=600] [WARMUP_S=60]
 #
 # Fails when RSS grows more than 5 % after warm-up, when descriptors grow,
-# when fewer than 90 % of the expected polls complete, or when history drops
+# when fewer than 95 % of the expected polls complete or any poll fails, or when history drops
 # samples (history keeps storage.sample_interval, 10 s by default). `./setup.sh soak` runs the full 10-minute soak;
 # tests/bench/daemon/fleet_memory.sh runs a short one for the memory figure.
 set -euo pipefail
@@ -80,9 +80,12 @@ curl -sf "http://127.0.0.1:$PORT/metrics" >"$WORK/final.prom" || true
 grep -E '^opticsd_store_|^opticsd_poll_errors_total' "$WORK/final.prom" |
   awk '{name = $1; sub(/\{.*/, "", name); s[name] += $NF} END {for (k in s) print k, s[k]}' | sort || true
 dropped=$(awk '/^opticsd_store_samples_dropped_total/ {print $2}' "$WORK/final.prom")
+poll_errors=$(awk '/^opticsd_poll_errors_total/ {n += $NF} END {print n + 0}' "$WORK/final.prom")
 status=0
-python3 -c "import sys; sys.exit(0 if ($polls_end - $polls_warm) >= 0.9 * $expected else 1)" \
+# Jitter moves polls across the window's edges by a few percent either way.
+python3 -c "import sys; sys.exit(0 if ($polls_end - $polls_warm) >= 0.95 * $expected else 1)" \
   || { echo "FAIL: only $((polls_end - polls_warm)) of $expected expected polls completed after warm-up"; status=1; }
+[ "$poll_errors" = 0 ] || { echo "FAIL: $poll_errors polls of simulated switches failed"; status=1; }
 [ "${dropped:-0}" = "0" ] || { echo "FAIL: history dropped $dropped samples"; status=1; }
 python3 -c "import sys; sys.exit(0 if $growth <= 5.0 else 1)" || { echo "FAIL: RSS grew ${growth}% after warm-up"; status=1; }
 [ "$fds_end" -le "$fds_warm" ] || { echo "FAIL: open descriptors grew $fds_warm -> $fds_end"; status=1; }
