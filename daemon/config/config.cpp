@@ -11,6 +11,7 @@
 
 #include "daemon/rules/rule_config.hpp"
 #include "daemon/topology/topology.hpp"
+#include "drivers/options/duration.hpp"
 #include "drivers/registry.hpp"
 
 namespace opticsd {
@@ -61,6 +62,32 @@ void readStorage(OptionReader r, StorageConfig& out) {
   if (auto v = r.optionalByteSize("max_size")) {
     if (*v != 0 && *v < 1024 * 1024) r.error("max_size", "must be at least 1MiB (or 0 for no cap)");
     out.max_size_bytes = *v;
+  }
+  if (auto list = r.raw("downsample")) {
+    out.downsample.clear();
+    if (!list->IsSequence()) {
+      r.error("downsample", "expected a list of {after, interval}, e.g. [{after: 2d, interval: 5m}] ([] keeps every row)");
+    } else {
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        OptionReader tier((*list)[i], r.file(), r.path() + ".downsample[" + std::to_string(i) + "]", r.issues());
+        const auto after = tier.optionalDuration("after");
+        const auto interval = tier.optionalDuration("interval");
+        tier.rejectUnknownKeys();
+        if (!after || !interval) {
+          tier.error("", "needs both after and interval");
+          continue;
+        }
+        if (*interval < std::chrono::seconds(1)) tier.error("interval", "must be at least 1s");
+        if (!out.downsample.empty() &&
+            (*after <= out.downsample.back().after || *interval <= out.downsample.back().interval)) {
+          tier.error("", "tiers go from recent to old: each after and interval larger than the one before");
+        }
+        if (out.retention.count() > 0 && *after >= out.retention) {
+          tier.error("after", "must be shorter than retention (" + formatDuration(out.retention) + ")");
+        }
+        out.downsample.push_back({*after, *interval});
+      }
+    }
   }
   if (out.path.empty()) out.path = defaultStateDirectory() / "history.db";
   r.rejectUnknownKeys();

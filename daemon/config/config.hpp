@@ -13,6 +13,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "daemon/store/store_options.hpp"
 #include "drivers/options/option_reader.hpp"
 #include "drivers/result.hpp"
 
@@ -45,6 +46,8 @@ struct StorageConfig {
   std::chrono::milliseconds sample_interval{std::chrono::seconds(10)};
   std::uint32_t queue_cycles = 4096;  // poll results waiting for the writer before drops are counted
   std::uint64_t max_size_bytes = 0;   // caps the database file; 0: until the disk is full
+  // Older rows keep one sample per module per tier interval.
+  std::vector<DownsampleTier> downsample{{std::chrono::hours(48), std::chrono::minutes(5)}};
 
   bool operator==(const StorageConfig&) const = default;
 };

@@ -54,6 +54,8 @@ SelfMetrics::SelfMetrics(prometheus::Registry& registry, std::string_view versio
       store_decimated_(singleCounter(registry, "opticsd_store_samples_decimated_total",
                                      "Samples left out of history by storage.sample_interval (metrics still carry "
                                      "them).")),
+      store_downsampled_(singleCounter(registry, "opticsd_store_rows_downsampled_total",
+                                       "Old history rows (module and lane) thinned by the storage.downsample tiers.")),
       store_errors_(singleCounter(registry, "opticsd_store_write_errors_total",
                                   "Failed write transactions of the history store.")),
       store_queue_(
@@ -133,6 +135,7 @@ void SelfMetrics::setStoreStats(const StoreStats& stats) {
   advanceTo(store_written_, stats.written_total);
   advanceTo(store_dropped_, stats.dropped_total);
   advanceTo(store_decimated_, stats.decimated_total);
+  advanceTo(store_downsampled_, stats.downsampled_rows_total);
   advanceTo(store_errors_, stats.write_errors_total);
   store_queue_.Set(static_cast<double>(stats.queue_length));
   store_lag_.Set(stats.lag_seconds);

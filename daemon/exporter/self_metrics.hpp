@@ -8,7 +8,7 @@
 //   opticsd_poll_samples{target,driver}            gauge, modules in the last successful poll
 //   opticsd_implausible_values_total{target,driver} counter, values outside physics, dropped
 //   opticsd_store_samples_written_total, opticsd_store_samples_dropped_total,
-//   opticsd_store_samples_decimated_total,
+//   opticsd_store_samples_decimated_total, opticsd_store_rows_downsampled_total,
 //   opticsd_store_write_errors_total               counters
 //   opticsd_store_queue_length                     gauge, cycles waiting for the writer
 //   opticsd_store_lag_seconds                      gauge
@@ -54,6 +54,7 @@ class SelfMetrics {
     std::uint64_t write_errors_total = 0;
     std::size_t queue_length = 0;  // cycles
     double lag_seconds = 0;
+    std::uint64_t downsampled_rows_total = 0;  // old rows thinned by storage.downsample, by design
   };
   void setStoreStats(const StoreStats& stats);
 
@@ -82,6 +83,7 @@ class SelfMetrics {
   prometheus::Counter& store_written_;
   prometheus::Counter& store_dropped_;
   prometheus::Counter& store_decimated_;
+  prometheus::Counter& store_downsampled_;
   prometheus::Counter& store_errors_;
   prometheus::Gauge& store_queue_;
   prometheus::Gauge& store_lag_;

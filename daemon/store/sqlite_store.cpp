@@ -326,7 +326,10 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::start(const StoreOptions& opti
 }
 
 SqliteStore::SqliteStore(StoreOptions options)
-    : options_(std::move(options)), max_size_bytes_(options_.max_size_bytes), decimator_(options_.sample_interval) {}
+    : options_(std::move(options)),
+      max_size_bytes_(options_.max_size_bytes),
+      decimator_(options_.sample_interval),
+      downsampler_(options_.downsample) {}
 
 SqliteStore::~SqliteStore() {
   {
@@ -478,15 +481,17 @@ Result<void> SqliteStore::writeBatch() {
 }
 
 void SqliteStore::runRetention() {
-  if (options_.retention.count() <= 0 || !connection_) return;
+  if (!maintenanceEnabled() || !connection_) return;
   Connection& c = *connection_;
-  const std::int64_t cutoff = nowMs() - options_.retention.count();
+  const std::int64_t cutoff = options_.retention.count() > 0 ? nowMs() - options_.retention.count() : 0;
   std::uint64_t deleted = 0;
+  std::uint64_t downsampled = 0;
   std::string error;
   bool more = false;
   // Rows arrive in time order, so the oldest sit at the lowest rowids: each
   // chunk looks only at the head of the table and never scans all of it.
   for (std::string_view table : {"lane_samples", "module_samples"}) {
+    if (cutoff <= 0) break;  // no retention: downsampling only
     const std::string t(table);
     auto stmt = c.db.prepare("DELETE FROM " + t + " WHERE rowid IN (SELECT rowid FROM " + t +
                              " ORDER BY rowid LIMIT ?1) AND ts_ms < ?2");
@@ -510,7 +515,15 @@ void SqliteStore::runRetention() {
     }
     if (!error.empty()) break;
   }
-  if (error.empty()) {
+  if (error.empty() && !options_.downsample.empty()) {
+    if (auto step = downsampler_.step(c.db, nowMs(), options_.downsample_modules_per_step); !step) {
+      error = step.error().message;
+    } else {
+      downsampled = step->deleted_rows;
+      more = more || step->more;
+    }
+  }
+  if (error.empty() && cutoff > 0) {
     if (auto ok = c.db.exec("DELETE FROM module_identities WHERE last_seen_ms < " + std::to_string(cutoff)); !ok) {
       error = "deleting old module identities: " + ok.error().message;
     } else {
@@ -520,6 +533,7 @@ void SqliteStore::runRetention() {
   }
   std::lock_guard lock(mutex_);
   stats_.retention_deleted_rows_total += deleted;
+  stats_.downsampled_rows_total += downsampled;
   if (!error.empty()) {
     ++stats_.write_errors_total;
     stats_.last_error = "retention: " + error;
@@ -555,8 +569,7 @@ void SqliteStore::run() {
         if (queue_.empty()) {
           if (stop_) break;
           lock.unlock();
-          if (options_.retention.count() > 0 && std::chrono::steady_clock::now() >= next_retention_ &&
-              ensureConnection()) {
+          if (maintenanceEnabled() && std::chrono::steady_clock::now() >= next_retention_ && ensureConnection()) {
             runRetention();
           }
           continue;
@@ -592,7 +605,7 @@ void SqliteStore::run() {
       if (recovered && options_.log) options_.log("history writes resumed");
       backoff = options_.retry_initial;
       // Before flush() returns, so a flushed store has also applied retention.
-      if (options_.retention.count() > 0 && std::chrono::steady_clock::now() >= next_retention_) runRetention();
+      if (maintenanceEnabled() && std::chrono::steady_clock::now() >= next_retention_) runRetention();
       std::uint64_t abandoned_cycles = 0;
       std::uint64_t abandoned_samples = 0;
       {

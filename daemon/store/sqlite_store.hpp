@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "daemon/store/history_decimator.hpp"
+#include "daemon/store/history_downsampler.hpp"
 #include "daemon/store/store_options.hpp"
 #include "drivers/result.hpp"
 #include "drivers/sample.hpp"
@@ -81,7 +82,9 @@ class SqliteStore {
   void run();
   Result<void> ensureConnection();
   Result<void> writeBatch();
+  // Retention and downsampling, a bounded step at a time between batches.
   void runRetention();
+  bool maintenanceEnabled() const { return options_.retention.count() > 0 || !options_.downsample.empty(); }
   std::int64_t nowMs() const;
   void noteFailure(const std::string& message);
   static Result<std::unique_ptr<SqliteStore>> start(const StoreOptions& options, bool first_open_must_work);
@@ -105,6 +108,7 @@ class SqliteStore {
   // Writer thread only.
   std::vector<Queued> batch_;
   std::unique_ptr<Connection> connection_;
+  HistoryDownsampler downsampler_;
   std::chrono::steady_clock::time_point next_retention_{};
   std::thread writer_;
 };

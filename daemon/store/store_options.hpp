@@ -9,8 +9,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace opticsd {
+
+// Rows older than `after` keep one row per module per `interval` (history_downsampler.hpp).
+struct DownsampleTier {
+  std::chrono::milliseconds after;
+  std::chrono::milliseconds interval;
+  bool operator==(const DownsampleTier&) const = default;
+};
 
 struct StoreOptions {
   std::filesystem::path path;  // the database file; its directory must exist
@@ -21,6 +29,9 @@ struct StoreOptions {
   std::chrono::milliseconds retention{std::chrono::hours(24 * 14)};
   std::chrono::milliseconds retention_interval{std::chrono::minutes(5)};
   std::size_t retention_chunk_rows = 20'000;  // rows per delete transaction, so writes interleave
+  // Resolution by age, tiers in order of `after`; empty keeps every row until retention.
+  std::vector<DownsampleTier> downsample;
+  std::size_t downsample_modules_per_step = 200;  // modules thinned per transaction, so writes interleave
   // History resolution: at most one sample per module per interval, plus every
   // sample where the module's state changed (HistoryDecimator); zero keeps all.
   std::chrono::milliseconds sample_interval{0};
@@ -51,6 +62,7 @@ struct StoreStats {
   std::uint64_t write_errors_total = 0;  // failed transaction attempts
   std::uint64_t reopens_total = 0;       // connection re-created after a failure or a replaced file
   std::uint64_t retention_deleted_rows_total = 0;
+  std::uint64_t downsampled_rows_total = 0;  // old rows removed by the downsample tiers
   bool failing = false;    // the last attempt failed
   std::string last_error;  // empty until the first failure
   std::optional<std::int64_t> last_error_ms;

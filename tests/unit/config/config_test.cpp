@@ -22,6 +22,7 @@ storage:
   sample_interval: 1m
   queue_cycles: 100
   max_size: 20GiB
+  downsample: [{after: 1d, interval: 5m}, {after: 2d, interval: 1h}]
 shard: {index: 1, total: 3}
 log_level: debug
 targets:
@@ -58,6 +59,9 @@ TEST(ConfigTest, LoadsEverySection) {
   EXPECT_EQ(config->storage.sample_interval, std::chrono::minutes(1));
   EXPECT_EQ(config->storage.queue_cycles, 100u);
   EXPECT_EQ(config->storage.max_size_bytes, 20ULL << 30);
+  const std::vector<DownsampleTier> tiers{{std::chrono::hours(24), std::chrono::minutes(5)},
+                                          {std::chrono::hours(48), std::chrono::hours(1)}};
+  EXPECT_EQ(config->storage.downsample, tiers);
   EXPECT_EQ(config->shard.index, 1u);
   EXPECT_EQ(config->shard.total, 3u);
   EXPECT_EQ(config->log_level, "debug");
@@ -157,6 +161,19 @@ TEST(ConfigTest, StorageListenAndPollErrorPaths) {
   EXPECT_EQ(onlyIssue("storage: {max_size: 4KiB}\n" + t).key, "storage.max_size");
   EXPECT_EQ(onlyIssue("poll: {timeout: 5ms}\n" + t).key, "poll.timeout");
   EXPECT_EQ(onlyIssue("shard: {total: 0}\n" + t).key, "shard.total");
+  EXPECT_EQ(onlyIssue("storage: {downsample: 5m}\n" + t).key, "storage.downsample");
+  EXPECT_EQ(onlyIssue("storage: {downsample: [{after: 1d}]}\n" + t).key, "storage.downsample[0]");
+  EXPECT_EQ(onlyIssue("storage: {downsample: [{after: 2d, interval: 1h}, {after: 1d, interval: 2h}]}\n" + t).key,
+            "storage.downsample[1]");
+  EXPECT_EQ(onlyIssue("storage: {retention: 1d, downsample: [{after: 2d, interval: 1h}]}\n" + t).key,
+            "storage.downsample[0].after");
+  auto none = loadConfigText("storage: {downsample: []}\n" + t, "t.yaml");
+  ASSERT_TRUE(none) << none.error().format();
+  EXPECT_TRUE(none->storage.downsample.empty());
+  auto defaults = loadConfigText(t, "t.yaml");
+  ASSERT_TRUE(defaults);
+  ASSERT_EQ(defaults->storage.downsample.size(), 1u);
+  EXPECT_EQ(defaults->storage.downsample[0].after, std::chrono::hours(48));
   const ConfigIssue auth = onlyIssue("listen: {basic_auth_user: prometheus}\n" + t);
   EXPECT_NE(auth.format().find("basic_auth_password_file"), std::string::npos) << auth.format();
   const ConfigIssue tls = onlyIssue("listen: {tls_cert_file: /etc/opticsd/metrics.crt}\n" + t);

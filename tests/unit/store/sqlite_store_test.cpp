@@ -405,6 +405,41 @@ TEST(SqliteStoreTest, RetentionDeletesOldRowsOnly) {
   EXPECT_EQ(store->stats().retention_deleted_rows_total, 4u + 16u + 4u);
 }
 
+TEST(SqliteStoreTest, OldRowsKeepOneRowPerModulePerTierInterval) {
+  TempDir dir;
+  auto o = fastOptions(dir);
+  constexpr std::int64_t kMinute = 60'000;
+  const std::int64_t start = 944'444 * 30 * kMinute;  // on a 30-minute boundary
+  std::atomic<std::int64_t> now{start};
+  o.now_ms = [&] { return now.load(); };
+  o.retention = std::chrono::hours(24);
+  o.retention_interval = std::chrono::milliseconds(0);
+  o.downsample = {{std::chrono::hours(1), std::chrono::minutes(10)}, {std::chrono::hours(2), std::chrono::minutes(30)}};
+  o.downsample_modules_per_step = 1;  // several steps per tier
+  auto store = openStore(o);
+  ASSERT_TRUE(store);
+  // Three hours, a poll a minute, two modules of two lanes.
+  for (std::int64_t m = 0; m < 180; ++m) ASSERT_TRUE(store->enqueue(test::cycle("t", 2, start + m * kMinute, 2)));
+  ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
+  now = start + 180 * kMinute;
+  RawDb other(o.path.string());
+  const auto rows = [&](const char* table, std::int64_t from, std::int64_t to) {
+    return other.count(std::string("SELECT count(*) FROM ") + table + " WHERE ts_ms >= " +
+                       std::to_string(start + from * kMinute) + " AND ts_ms < " + std::to_string(start + to * kMinute));
+  };
+  // Per module: the oldest hour at 30 min (2 rows), the next at 10 min (6), the last hour whole (60).
+  ASSERT_TRUE(waitFor([&] { return rows("module_samples", 0, 60) == 2 * 2 && rows("module_samples", 60, 120) == 2 * 6; }))
+      << rows("module_samples", 0, 60) << " and " << rows("module_samples", 60, 120);
+  EXPECT_EQ(rows("module_samples", 120, 180), 2 * 60);
+  EXPECT_EQ(rows("lane_samples", 0, 180), 2 * (2 * 2 + 2 * 6 + 2 * 60)) << "lane rows did not follow their module rows";
+  // The first of each interval is kept.
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples WHERE ts_ms < " + std::to_string(start + 120 * kMinute) +
+                        " AND (ts_ms - " + std::to_string(start) + ") % " + std::to_string(10 * kMinute) + " != 0"),
+            0);
+  ASSERT_TRUE(waitFor([&] { return store->stats().downsampled_rows_total == 2u * (180 - 68) * 3; }))
+      << store->stats().downsampled_rows_total;
+}
+
 TEST(SqliteStoreTest, ManyCyclesFromManyThreadsAllArrive) {
   TempDir dir;
   auto o = fastOptions(dir);
