@@ -132,10 +132,12 @@ std::optional<bool> OptionReader::optionalBool(std::string_view key) {
   return std::nullopt;
 }
 
-std::optional<std::chrono::milliseconds> OptionReader::optionalDuration(std::string_view key) {
-  auto node = scalar(key, "a duration such as 30s or 5m");
+template <typename T>
+std::optional<T> OptionReader::parsedScalar(std::string_view key, std::string_view expected,
+                                            Result<T> (*parse)(std::string_view)) {
+  auto node = scalar(key, expected);
   if (!node) return std::nullopt;
-  auto parsed = parseDuration(node->Scalar());
+  auto parsed = parse(node->Scalar());
   if (!parsed) {
     errorAt(*node, key, parsed.error().message);
     return std::nullopt;
@@ -143,16 +145,14 @@ std::optional<std::chrono::milliseconds> OptionReader::optionalDuration(std::str
   return *parsed;
 }
 
-std::optional<std::uint64_t> OptionReader::optionalByteSize(std::string_view key) {
-  auto node = scalar(key, "a size such as 20GiB or 500MB");
-  if (!node) return std::nullopt;
-  auto parsed = parseByteSize(node->Scalar());
-  if (!parsed) {
-    errorAt(*node, key, parsed.error().message);
-    return std::nullopt;
-  }
-  return *parsed;
+std::optional<std::chrono::milliseconds> OptionReader::optionalDuration(std::string_view key) {
+  return parsedScalar(key, "a duration such as 30s or 5m", &parseDuration);
 }
+
+std::optional<std::uint64_t> OptionReader::optionalByteSize(std::string_view key) {
+  return parsedScalar(key, "a size such as 20GiB or 500MB", &parseByteSize);
+}
+
 
 std::vector<std::string> OptionReader::stringList(std::string_view key) {
   auto node = raw(key);

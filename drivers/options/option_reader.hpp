@@ -16,6 +16,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "drivers/result.hpp"
+
 namespace opticsd {
 
 struct ConfigIssue {
@@ -55,6 +57,9 @@ class OptionReader {
 
  private:
   std::optional<YAML::Node> scalar(std::string_view key, std::string_view expected);
+  // A scalar turned into a T by `parse`, whose error is reported at the key.
+  template <typename T>
+  std::optional<T> parsedScalar(std::string_view key, std::string_view expected, Result<T> (*parse)(std::string_view));
   std::string keyPath(std::string_view key) const;
   void errorAt(const YAML::Node& node, std::string_view key, std::string message);
 
