@@ -1,5 +1,7 @@
 #include "daemon/rules/findings_store.hpp"
 
+#include <sys/stat.h>
+
 #include <sqlite3.h>
 
 #include <utility>
@@ -11,6 +13,8 @@ namespace opticsd {
 
 struct FindingsStore::Connection {
   SqliteDb db;
+  dev_t dev = 0;  // the file this connection writes, to notice it deleted or replaced
+  ino_t ino = 0;
   SqliteStatement upsert;
   SqliteStatement delete_suspects;
   SqliteStatement insert_suspect;
@@ -56,8 +60,8 @@ Result<std::vector<BiasBaseline>> readBaselines(SqliteDb& db) {
 
 }  // namespace
 
-Result<std::unique_ptr<FindingsStore>> FindingsStore::open(const std::filesystem::path& path,
-                                                           std::function<void(std::string_view)> log) {
+Result<std::unique_ptr<FindingsStore::Connection>> FindingsStore::openConnection(const std::filesystem::path& path,
+                                                                                    std::vector<BiasBaseline>* baselines) {
   auto db = SqliteDb::open(path.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (!db) return tl::unexpected(db.error());
   sqlite3_busy_timeout(db->get(), 5000);
@@ -85,15 +89,50 @@ Result<std::unique_ptr<FindingsStore>> FindingsStore::open(const std::filesystem
     if (!prepared) return tl::unexpected(prepared.error());
     *statement = std::move(*prepared);
   }
-  auto baselines = readBaselines(*db);
-  if (!baselines) return tl::unexpected(baselines.error());
+  if (baselines) {
+    auto read = readBaselines(*db);
+    if (!read) return tl::unexpected(read.error());
+    *baselines = std::move(*read);
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    c->dev = st.st_dev;
+    c->ino = st.st_ino;
+  }
   c->db = std::move(*db);  // the statements stay valid: the connection moves, it does not close
+  return c;
+}
+
+Result<std::unique_ptr<FindingsStore>> FindingsStore::open(const std::filesystem::path& path,
+                                                           std::function<void(std::string_view)> log) {
   std::unique_ptr<FindingsStore> store(new FindingsStore());
-  store->stored_baselines_ = std::move(*baselines);
+  auto c = openConnection(path, &store->stored_baselines_);
+  if (!c) return tl::unexpected(c.error());
+  store->path_ = path;
   store->log_ = std::move(log);
-  store->connection_ = std::move(c);
+  store->connection_ = std::move(*c);
   store->writer_ = std::thread([s = store.get()] { s->run(); });
   return store;
+}
+
+// The history file deleted or replaced under the daemon (the operator's
+// clean-up, a restore): findings written to the old inode would be lost.
+Result<void> FindingsStore::ensureConnection() {
+  struct stat st {};
+  const bool same = connection_ && ::stat(path_.c_str(), &st) == 0 && st.st_dev == connection_->dev &&
+                    st.st_ino == connection_->ino;
+  if (same) return {};
+  if (connection_ && log_) log_("findings database " + path_.string() + " was removed or replaced; reopening");
+  connection_.reset();
+  std::error_code ec;
+  if (!std::filesystem::exists(path_, ec)) {
+    std::filesystem::remove(path_.string() + "-wal", ec);  // the old file's, not this one's
+    std::filesystem::remove(path_.string() + "-shm", ec);
+  }
+  auto c = openConnection(path_, nullptr);
+  if (!c) return tl::unexpected(c.error());
+  connection_ = std::move(*c);
+  return {};
 }
 
 FindingsStore::~FindingsStore() {
@@ -109,8 +148,13 @@ void FindingsStore::enqueue(Event event) {
   {
     std::lock_guard lock(mutex_);
     if (queue_.size() >= kMaxQueued) {
+      // The writer has been failing for a long time: the oldest event goes,
+      // counted and said once per 10,000.
       queue_.pop_front();
       ++finished_total_;
+      if (dropped_total_++ % 10'000 == 0 && log_) {
+        log_("findings queue full, dropping the oldest events dropped_total=" + std::to_string(dropped_total_));
+      }
     }
     queue_.push_back(std::move(event));
     ++queued_total_;
@@ -204,6 +248,7 @@ Result<void> FindingsStore::writeBaseline(Connection& c, const BiasBaseline& b) 
 }
 
 Result<void> FindingsStore::write(std::vector<Event>& batch) {
+  if (auto ok = ensureConnection(); !ok) return ok;
   Connection& c = *connection_;
   if (auto ok = c.db.exec("BEGIN IMMEDIATE"); !ok) return ok;
   for (const auto& e : batch) {

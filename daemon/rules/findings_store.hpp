@@ -64,6 +64,10 @@ class FindingsStore : public FindingSink {
   struct Connection;
 
   FindingsStore() = default;
+  // `baselines` (when given) receives the stored bias baselines.
+  static Result<std::unique_ptr<Connection>> openConnection(const std::filesystem::path& path,
+                                                            std::vector<BiasBaseline>* baselines);
+  Result<void> ensureConnection();
   void run();
   Result<void> write(std::vector<Event>& batch);
   void enqueue(Event event);
@@ -76,9 +80,11 @@ class FindingsStore : public FindingSink {
   std::deque<Event> queue_;
   std::uint64_t queued_total_ = 0;
   std::uint64_t finished_total_ = 0;
+  std::uint64_t dropped_total_ = 0;
   bool stop_ = false;
   std::function<void(std::string_view)> log_;
-  std::unique_ptr<Connection> connection_;
+  std::filesystem::path path_;
+  std::unique_ptr<Connection> connection_;  // writer thread only, after open
   std::vector<BiasBaseline> stored_baselines_;  // read at open, before the writer starts
   std::thread writer_;
 };

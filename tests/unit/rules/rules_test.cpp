@@ -256,6 +256,34 @@ TEST(Rules, SuspectsAreStoredWithTheHostBehindThePort) {
   EXPECT_NE((*suspects)[0].reason.find("pre_fec_ber"), std::string::npos) << (*suspects)[0].reason;
 }
 
+TEST(Rules, FindingsStoreReopensADeletedDatabaseAndKeepsWriting) {
+  TempDir dir;
+  const auto db = dir.file("history.db");
+  std::vector<std::string> log;
+  auto store = FindingsStore::open(db, [&](std::string_view line) { log.emplace_back(line); });
+  ASSERT_TRUE(store) << store.error().message;
+  const auto finding = [](const std::string& port, std::int64_t start) {
+    Finding f;
+    f.target = "sw";
+    f.port = port;
+    f.rule = "rx_power_low";
+    f.start_ms = start;
+    f.detail = "test";
+    return f;
+  };
+  (*store)->record(finding("p1", 1000));
+  ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
+  (*store)->record(finding("p2", 2000));
+  ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
+  auto rows = FindingsStore::loadFindings(db, FindingsFilter{});
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 1u) << "the finding went to the deleted file";
+  EXPECT_EQ((*rows)[0].port, "p2");
+  ASSERT_FALSE(log.empty());
+  EXPECT_NE(log.front().find("reopening"), std::string::npos) << log.front();
+}
+
 TEST(Rules, TopologyInfoNamesWhatSitsBehindEachPortAndFollowsLldp) {
   std::vector<ConfigIssue> issues;
   Topology topo = parseTopology(
