@@ -151,14 +151,14 @@ TEST(HttpServer, ConnectionsBeyondTheCapAreClosedAndServiceGoesOn) {
   // Until the server has accepted both idle ones a third may still be served;
   // after that it must be closed unanswered.
   std::string third = "not tried";
-  for (int i = 0; i < 100 && !third.empty(); ++i) {
+  for (int i = 0; i < 500 && !third.empty(); ++i) {
     third = test::httpExchange(server->port(), "GET /metrics HTTP/1.0\r\n\r\n");
     if (!third.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   EXPECT_EQ(third, "") << "connections beyond the cap of 2 are still served";
   idle.clear();
   std::string answer;
-  for (int i = 0; i < 100 && answer.empty(); ++i) {
+  for (int i = 0; i < 500 && answer.empty(); ++i) {
     answer = test::httpExchange(server->port(), "GET /metrics HTTP/1.0\r\n\r\n");
     if (answer.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
