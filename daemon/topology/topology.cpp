@@ -43,7 +43,7 @@ std::optional<PortRange> parseRange(std::string_view text) {
 
 void readLinks(const YAML::Node& list, const std::string& file, const std::string& path,
                std::vector<ConfigIssue>& issues, Topology& out) {
-  if (!list) return;
+  if (!list || list.IsNull()) return;  // absent (a topology from a file only)
   if (!list.IsSequence()) {
     OptionReader(list, file, path, issues).error("", "expected a list of {switch, port, host, nic, gpu, rail}");
     return;

@@ -172,6 +172,52 @@ rules:
   EXPECT_EQ(gaugeValue(f2, "opticsd_straggler_suspect_score", {{"port", "pam1"}}), 0);
 }
 
+TEST(Rules, GlobsMatchStarsAndQuestionMarks) {
+  EXPECT_TRUE(globMatch("*LR*", "10GBASE-LR"));
+  EXPECT_TRUE(globMatch("*LR*", "100GBASE-LR4"));
+  EXPECT_FALSE(globMatch("*LR*", "10GBASE-SR"));
+  EXPECT_TRUE(globMatch("OSFP*", "OSFP"));
+  EXPECT_FALSE(globMatch("OSFP*", "QSFP-DD"));
+  EXPECT_TRUE(globMatch("Ethernet?", "Ethernet7"));
+  EXPECT_FALSE(globMatch("Ethernet?", "Ethernet17"));
+  EXPECT_TRUE(globMatch("*", ""));
+  EXPECT_FALSE(globMatch("", "x"));
+}
+
+// One lane at `rx_dbm`, with the media and form factor the overrides match on.
+Sample opticAt(const std::string& port, double rx_dbm, const std::string& media, const std::string& form_factor) {
+  Sample s = module(port, 30'000, 40, Modulation::kNrz);
+  s.identity.media = media;
+  s.identity.form_factor = form_factor;
+  Lane lane;
+  lane.number = 1;
+  lane.values.set(LaneMetric::kRxPowerDbm, rx_dbm);
+  s.lanes.push_back(lane);
+  return s;
+}
+
+TEST(Rules, MediaAndFormFactorOverridesPickTheRxLevels) {
+  // Shipped: -10 dBm for short-reach NRZ, -14 for *LR*/*ER*/*ZR* NRZ receivers.
+  test::RecordingSink shipped;
+  RulesEngine engine(defaultRuleSet(), Topology{}, &shipped);
+  engine.evaluate("sw", {opticAt("sr", -12, "10GBASE-SR", "SFP+"), opticAt("lr", -12, "10GBASE-LR", "SFP+"),
+                         opticAt("zr", -15, "10GBASE-ZR", "SFP+")});
+  ASSERT_NE(shipped.firstRaise("sr", "rx_power_low"), nullptr) << "-12 dBm on a short-reach receiver";
+  EXPECT_EQ(shipped.firstRaise("lr", "rx_power_low"), nullptr) << "-12 dBm is fine for a long-reach receiver";
+  ASSERT_NE(shipped.firstRaise("zr", "rx_power_low"), nullptr) << "-15 dBm is below the long-reach warning";
+
+  test::RecordingSink custom;
+  RulesEngine by_form(rules(R"(
+rules:
+  - name: rx_power_low
+    overrides: [{match: {form_factor: ["OSFP*"]}, warn_below: -5, crit_below: -8}]
+)"),
+                      Topology{}, &custom);
+  by_form.evaluate("sw", {opticAt("osfp", -6, "800GBASE-2xFR4", "OSFP"), opticAt("qsfp", -6, "400GBASE-FR4", "QSFP-DD")});
+  EXPECT_NE(custom.firstRaise("osfp", "rx_power_low"), nullptr);
+  EXPECT_EQ(custom.firstRaise("qsfp", "rx_power_low"), nullptr);
+}
+
 TEST(Rules, DisabledRuleNeverFires) {
   test::RecordingSink sink;
   RulesEngine engine(rules("rules: [{name: temperature_high, enabled: false}]"), Topology{}, &sink);

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
 #include "daemon/rules/link_analysis.hpp"
 #include "daemon/topology/topology.hpp"
 
@@ -8,6 +12,32 @@ namespace {
 
 Topology parse(const std::string& yaml, std::vector<ConfigIssue>& issues) {
   return parseTopology(YAML::Load(yaml), "cfg.yaml", issues);
+}
+
+TEST(Topology, FileIsReadBesideTheConfigAndItsErrorsNameIt) {
+  const auto dir = std::filesystem::temp_directory_path() / ("opticsd-topology-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "fabric.yaml") << "links:\n  - {switch: leaf-7, ports: Ethernet1-4, host: \"gpu-node-{n}\", rail: \"3\"}\n";
+  std::ofstream(dir / "list.yaml") << "- {switch: leaf-8, port: Ethernet1, host: gpu-node-99}\n";
+  std::ofstream(dir / "broken.yaml") << "links:\n  - {switch: leaf-9, prt: Ethernet1}\n";
+  const std::string config = (dir / "opticsd.yaml").string();
+  std::vector<ConfigIssue> issues;
+  auto t = parseTopology(YAML::Load("file: fabric.yaml\nlinks: [{switch: leaf-7, port: Ethernet9, host: extra}]"), config,
+                         issues);
+  ASSERT_TRUE(issues.empty()) << issues.front().format();
+  EXPECT_EQ(t.find("leaf-7", "Ethernet3")->host, "gpu-node-3");
+  EXPECT_EQ(t.find("leaf-7", "Ethernet9")->host, "extra");  // inline links add to the file's
+  EXPECT_EQ(parseTopology(YAML::Load("file: list.yaml"), config, issues).find("leaf-8", "Ethernet1")->host, "gpu-node-99");
+  ASSERT_TRUE(issues.empty()) << issues.front().format();
+
+  parseTopology(YAML::Load("file: missing.yaml"), config, issues);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_NE(issues[0].format().find("missing.yaml"), std::string::npos) << issues[0].format();
+  issues.clear();
+  parseTopology(YAML::Load("file: broken.yaml"), config, issues);
+  ASSERT_FALSE(issues.empty());
+  EXPECT_NE(issues[0].format().find("broken.yaml"), std::string::npos) << issues[0].format();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Topology, RangesExpandWithThePortNumber) {
