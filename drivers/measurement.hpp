@@ -36,6 +36,12 @@ enum class LaneMetric : std::uint8_t {
   kErroredFramesRatio,        // VDM FERC media side (current)
   kEsnrDecibels,              // VDM eSNR media input
   kLtpDecibels,               // VDM PAM4 level transition parameter
+  kHostPreFecBerMinRatio,     // VDM host side statistics, as the media side above
+  kHostPreFecBerMaxRatio,
+  kHostPreFecBerAvgRatio,
+  kHostErroredFramesRatio,    // VDM FERC host side (current)
+  kHostEsnrDecibels,          // VDM eSNR host input
+  kHostLtpDecibels,           // VDM LTP host input
   kCount,
 };
 
@@ -77,6 +83,12 @@ inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
     {"errored_frames_ratio", "Lane errored frames ratio (VDM FERC), media side, current.", 0, 1},
     {"esnr_decibels", "Lane electrical signal-to-noise ratio (VDM eSNR) in dB.", -100, 300},
     {"ltp_decibels", "Lane PAM4 level transition parameter (VDM LTP) in dB.", -100, 300},
+    {"host_pre_fec_ber_min_ratio", "Lane pre-FEC bit error ratio, host side, minimum over the module's VDM interval.", 0, 1},
+    {"host_pre_fec_ber_max_ratio", "Lane pre-FEC bit error ratio, host side, maximum over the module's VDM interval.", 0, 1},
+    {"host_pre_fec_ber_avg_ratio", "Lane pre-FEC bit error ratio, host side, average over the module's VDM interval.", 0, 1},
+    {"host_errored_frames_ratio", "Lane errored frames ratio (VDM FERC), host side, current.", 0, 1},
+    {"host_esnr_decibels", "Lane electrical signal-to-noise ratio (VDM eSNR), host input, in dB.", -100, 300},
+    {"host_ltp_decibels", "Lane PAM4 level transition parameter (VDM LTP), host input, in dB.", -100, 300},
 }};
 
 constexpr const MetricInfo& info(ModuleMetric m) { return kModuleMetricInfo[static_cast<std::size_t>(m)]; }

@@ -86,6 +86,12 @@ MetricText laneText(LaneMetric m) {
     case LaneMetric::kErroredFramesRatio: return {"Errored frames (media, current)", "%.2e"};
     case LaneMetric::kEsnrDecibels: return {"eSNR (media)", "%.2f dB"};
     case LaneMetric::kLtpDecibels: return {"PAM4 LTP (media)", "%.2f dB"};
+    case LaneMetric::kHostPreFecBerMinRatio: return {"Pre-FEC BER (host, min)", "%.2e"};
+    case LaneMetric::kHostPreFecBerMaxRatio: return {"Pre-FEC BER (host, max)", "%.2e"};
+    case LaneMetric::kHostPreFecBerAvgRatio: return {"Pre-FEC BER (host, avg)", "%.2e"};
+    case LaneMetric::kHostErroredFramesRatio: return {"Errored frames (host, current)", "%.2e"};
+    case LaneMetric::kHostEsnrDecibels: return {"eSNR (host)", "%.2f dB"};
+    case LaneMetric::kHostLtpDecibels: return {"PAM4 LTP (host)", "%.2f dB"};
     case LaneMetric::kCount: break;
   }
   return {"?", "%g"};

@@ -53,17 +53,25 @@ double decodeValue(const VdmTypeInfo& info, std::uint16_t raw) {
 
 std::uint16_t be16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
 
-// Which Sample lane metric an observable type feeds (media side, and host current BER).
+// Which Sample lane metric an observable type feeds, media and host side. The
+// errored-frames minimum, maximum and average (17-22) are decoded for
+// `opticsd decode` only: the current value is what alerts use.
 std::optional<LaneMetric> laneMetricFor(std::uint8_t type_id) {
   switch (type_id) {
     case 5: return LaneMetric::kEsnrDecibels;
+    case 6: return LaneMetric::kHostEsnrDecibels;
     case 7: return LaneMetric::kLtpDecibels;
+    case 8: return LaneMetric::kHostLtpDecibels;
     case 9: return LaneMetric::kPreFecBerMinRatio;
+    case 10: return LaneMetric::kHostPreFecBerMinRatio;
     case 11: return LaneMetric::kPreFecBerMaxRatio;
+    case 12: return LaneMetric::kHostPreFecBerMaxRatio;
     case 13: return LaneMetric::kPreFecBerAvgRatio;
+    case 14: return LaneMetric::kHostPreFecBerAvgRatio;
     case 15: return LaneMetric::kPreFecBerRatio;
     case 16: return LaneMetric::kHostPreFecBerRatio;
     case 23: return LaneMetric::kErroredFramesRatio;
+    case 24: return LaneMetric::kHostErroredFramesRatio;
     default: return std::nullopt;
   }
 }

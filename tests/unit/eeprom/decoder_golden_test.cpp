@@ -233,6 +233,13 @@ TEST(CmisGolden, QsfpDd400gDr4WithVdm) {
   EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kPreFecBerMaxRatio), 2047e7);  // 0xFFFF: m=2047, e=31
   EXPECT_NEAR(lane(s, 1, LaneMetric::kPreFecBerAvgRatio), 2047e-24, 1e-36);  // 0x07FF: e=0
   EXPECT_NEAR(lane(s, 8, LaneMetric::kHostPreFecBerRatio), 5e-6, 1e-18);
+  EXPECT_NEAR(lane(s, 8, LaneMetric::kHostPreFecBerMinRatio), 2e-7, 1e-19);
+  EXPECT_NEAR(lane(s, 8, LaneMetric::kHostPreFecBerMaxRatio), 9e-6, 1e-18);
+  EXPECT_NEAR(lane(s, 8, LaneMetric::kHostPreFecBerAvgRatio), 4e-6, 1e-18);
+  EXPECT_NEAR(lane(s, 8, LaneMetric::kHostErroredFramesRatio), 7e-9, 1e-21);
+  EXPECT_DOUBLE_EQ(lane(s, 8, LaneMetric::kHostEsnrDecibels), 21.75);
+  EXPECT_DOUBLE_EQ(lane(s, 8, LaneMetric::kHostLtpDecibels), 35.5);
+  EXPECT_FALSE(s.lanes[0].values[LaneMetric::kHostEsnrDecibels]) << "host values belong to host lane 8 only";
   EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kEsnrDecibels), 19.5);
   EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kLtpDecibels), 33.25);
   EXPECT_NEAR(lane(s, 1, LaneMetric::kErroredFramesRatio), 3e-8, 1e-20);
