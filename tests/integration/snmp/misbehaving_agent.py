@@ -6,6 +6,8 @@ Usage: misbehaving_agent.py PORT. The community picks the behaviour:
   endless  answers increase forever under any root (a table that never ends)
   huge     every walk yields one row whose value is a ~60 KiB OCTET STRING
   exceptions  like endless, but every value is noSuchInstance (nothing to keep)
+  flood    like endless, but every answer comes 20 times, after 20 stray datagrams
+           (another request id, another community, truncated junk)
 Every mode answers GET for sysObjectID.0 with Arista's OID. Prints "ready".
 """
 import os
@@ -119,8 +121,17 @@ def main():
             binds = answer(community.decode(), kind, oids, int.from_bytes(max_rep, "big") or 1)
         except (IndexError, ValueError, UnicodeDecodeError):
             continue
-        body = tlv(0x02, reqid) + enc_int(0) + enc_int(0) + tlv(0x30, b"".join(tlv(0x30, b) for b in binds))
-        reply = tlv(0x30, tlv(0x02, version) + tlv(0x04, community) + tlv(0xA2, body))
+        def reply_for(rid, comm):
+            body = tlv(0x02, rid) + enc_int(0) + enc_int(0) + tlv(0x30, b"".join(tlv(0x30, b) for b in binds))
+            return tlv(0x30, tlv(0x02, version) + tlv(0x04, comm) + tlv(0xA2, body))
+        reply = reply_for(reqid, community)
+        if community == b"flood":
+            stray_id = (int.from_bytes(reqid, "big") + 1000).to_bytes(4, "big")
+            for i in range(20):
+                stray = [reply_for(stray_id, community), reply_for(reqid, b"other"), reply[: len(reply) // 2]][i % 3]
+                sock.sendto(stray, peer)
+            for _ in range(19):
+                sock.sendto(reply, peer)
         sock.sendto(reply, peer)
 
 

@@ -135,6 +135,17 @@ TEST_F(MisbehavingAgent, RepliesOfOnlyExceptionsStillAdvanceTheWalk) {
   expectGoodUnaffected(good);
 }
 
+TEST_F(MisbehavingAgent, AFloodOfDuplicateAndStrayRepliesIsIgnored) {
+  // Each answer arrives 20 times after 20 stray datagrams: the walk must use
+  // each answer once (reaching the cap exactly as without the flood) and
+  // neither loop on duplicates nor trip on the strays.
+  auto [bad, good] = pollBoth("flood", "profile: arista-eos\nmax_varbinds: 2000\n");
+  EXPECT_TRUE(bad.samples.empty());
+  EXPECT_NE(errorsOf(bad).find("exceeded 2000 varbinds (max_varbinds)"), std::string::npos) << errorsOf(bad);
+  EXPECT_EQ(errorsOf(bad).find("not increasing"), std::string::npos) << "a duplicate was taken as a new answer";
+  expectGoodUnaffected(good);
+}
+
 TEST_F(MisbehavingAgent, EndlessTableWithoutProfilePicksAristaBySysObjectIdFirst) {
   // The GET of sysObjectID works; the walks then hit the cap.
   auto [bad, good] = pollBoth("endless", "max_varbinds: 500\n");
