@@ -100,46 +100,41 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     if (ec == http::error::end_of_stream) return close();
     if (ec) {
       // Too large, malformed, or a body on the request: say so, then close.
-      if (ec == http::error::header_limit) return answer(http::status::request_header_fields_too_large, {}, {}, false);
+      if (ec == http::error::header_limit) return answer(http::status::request_header_fields_too_large, {}, false);
       if (ec == beast::error::timeout || ec == asio::error::eof || ec == asio::error::connection_reset) return close();
-      return answer(http::status::bad_request, {}, {}, false);
+      return answer(http::status::bad_request, {}, false);
     }
     const auto& request = parser_->get();
     const bool keep_alive = request.keep_alive();
     std::string_view target = view(request.target());
     target = target.substr(0, target.find('?'));
-    if (target != site_->path) return answer(http::status::not_found, {}, {}, keep_alive);
+    if (target != site_->path) return answer(http::status::not_found, {}, keep_alive);
     if (request.method() != http::verb::get) {
-      return answer(http::status::method_not_allowed, "Allow: GET\r\n", {}, keep_alive);
+      return answer(http::status::method_not_allowed, "Allow: GET\r\n", keep_alive);
     }
     if (site_->basic_auth &&
         !basicAuthMatches(view(request[http::field::authorization]), site_->basic_auth->username,
                           site_->basic_auth->password)) {
-      return answer(http::status::unauthorized, "WWW-Authenticate: Basic realm=\"opticsd\"\r\n", {}, keep_alive);
+      return answer(http::status::unauthorized, "WWW-Authenticate: Basic realm=\"opticsd\"\r\n", keep_alive);
     }
     std::unique_ptr<HttpBodySource> source;
     try {
       source = site_->handler();
     } catch (const std::exception&) {
-      return answer(http::status::internal_server_error, {}, {}, false);
+      return answer(http::status::internal_server_error, {}, false);
     }
     stream(std::move(source), request.version() >= 11, keep_alive);
   }
 
-  // A small answer with a known length (errors, refusals).
-  void answer(http::status status, std::string_view headers, HttpBody body, bool keep_alive) {
-    std::size_t length = 0;
-    for (const auto& part : body) length += part.size();
+  // A refusal or an error: a status and headers, no body.
+  void answer(http::status status, std::string_view headers, bool keep_alive) {
     head_ = statusLine(status);
     head_ += headers;
-    head_ += "Content-Length: " + std::to_string(length) + "\r\n";
+    head_ += "Content-Length: 0\r\n";
     if (!keep_alive) head_ += "Connection: close\r\n";
     head_ += "\r\n";
-    body_ = std::move(body);
-    std::vector<asio::const_buffer> buffers{asio::buffer(head_)};
-    for (const auto& part : body_) buffers.push_back(asio::buffer(part));
     tcp().expires_after(site_->write_timeout);
-    asio::async_write(stream_, buffers,
+    asio::async_write(stream_, asio::buffer(head_),
                       [self = this->shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
                         self->onAnswered(ec, keep_alive);
                       });
