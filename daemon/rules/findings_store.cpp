@@ -124,11 +124,7 @@ Result<void> FindingsStore::ensureConnection() {
   if (same) return {};
   if (connection_ && log_) log_("findings database " + path_.string() + " was removed or replaced; reopening");
   connection_.reset();
-  std::error_code ec;
-  if (!std::filesystem::exists(path_, ec)) {
-    std::filesystem::remove(path_.string() + "-wal", ec);  // the old file's, not this one's
-    std::filesystem::remove(path_.string() + "-shm", ec);
-  }
+  removeOrphanedWal(path_);
   auto c = openConnection(path_, nullptr);
   if (!c) return tl::unexpected(c.error());
   connection_ = std::move(*c);

@@ -107,4 +107,11 @@ std::string quoteIdentifier(std::string_view name) {
   return out;
 }
 
+void removeOrphanedWal(const std::filesystem::path& database) {
+  std::error_code ec;
+  if (std::filesystem::exists(database, ec)) return;
+  std::filesystem::remove(database.string() + "-wal", ec);
+  std::filesystem::remove(database.string() + "-shm", ec);
+}
+
 }  // namespace opticsd

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,10 @@ class SqliteDb {
   };
   std::unique_ptr<sqlite3, Closer> db_;
 };
+
+// Removes the -wal and -shm files beside a database file that is gone: they
+// belong to the deleted file, and replayed onto a new one they would corrupt it.
+void removeOrphanedWal(const std::filesystem::path& database);
 
 // Double-quotes an identifier for SQL ("a""b").
 std::string quoteIdentifier(std::string_view name);

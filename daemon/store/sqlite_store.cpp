@@ -130,13 +130,7 @@ struct SqliteStore::Connection {
 
 Result<std::unique_ptr<SqliteStore::Connection>> SqliteStore::Connection::open(const StoreOptions& options) {
   const std::string path = options.path.string();
-  // A WAL file without its database is left over from a deleted one;
-  // replaying it onto a new file would corrupt it.
-  std::error_code ec;
-  if (!std::filesystem::exists(options.path, ec)) {
-    std::filesystem::remove(path + "-wal", ec);
-    std::filesystem::remove(path + "-shm", ec);
-  }
+  removeOrphanedWal(options.path);
   auto db = SqliteDb::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (!db) return tl::unexpected(db.error());
   auto c = std::make_unique<Connection>();
