@@ -16,10 +16,11 @@ namespace opticsd {
 enum class ModuleMetric : std::uint8_t {
   kTemperatureCelsius,
   kSupplyVoltageVolts,
-  kLaserTemperatureCelsius,   // CMIS VDM, where the module has it
+  kLaserTemperatureCelsius,   // CMIS Aux monitor or VDM, where the module has it
   kPreFecBerRatio,            // port level: reported (SNMP PHY MIB) or derived from FEC counters
   kPostFecBerRatio,           // port level, where reported
   kLaserAgeRatio,             // CMIS VDM laser age (0 new, 1 end of life), worst lane
+  kTecCurrentPercent,         // CMIS Aux monitor: TEC current, signed, % of the module's maximum
   kCount,
 };
 
@@ -42,6 +43,24 @@ enum class LaneMetric : std::uint8_t {
   kHostErroredFramesRatio,    // VDM FERC host side (current)
   kHostEsnrDecibels,          // VDM eSNR host input
   kHostLtpDecibels,           // VDM LTP host input
+  // Coherent line side (OIF C-CMIS VDM observables, or a switch's coherent MIB).
+  kOsnrDecibels,
+  kChromaticDispersionPsPerNm,
+  kDifferentialGroupDelayPicoseconds,
+  kSopmdPicosecondsSquared,
+  kPolarizationDependentLossDecibels,
+  kCarrierFrequencyOffsetMegahertz,
+  kRxTotalPowerDbm,
+  kRxSignalPowerDbm,
+  kQFactorDecibels,
+  kErrorVectorMagnitudePercent,
+  kSopRateOfChangeKiloradiansPerSecond,
+  kModulatorBiasXIPercent,
+  kModulatorBiasXQPercent,
+  kModulatorBiasYIPercent,
+  kModulatorBiasYQPercent,
+  kModulatorBiasXPhasePercent,
+  kModulatorBiasYPhasePercent,
   kCount,
 };
 
@@ -65,10 +84,11 @@ struct MetricInfo {
 inline constexpr std::array<MetricInfo, kModuleMetricCount> kModuleMetricInfo{{
     {"temperature_celsius", "Module case temperature in degrees Celsius.", -150, 250},
     {"supply_voltage_volts", "Module supply voltage (Vcc) in volts.", 0, 20},
-    {"laser_temperature_celsius", "Laser temperature from CMIS VDM in degrees Celsius.", -150, 250},
+    {"laser_temperature_celsius", "Laser temperature (CMIS Aux monitor or VDM) in degrees Celsius.", -150, 250},
     {"pre_fec_ber_ratio", "Port pre-FEC bit error ratio (reported, or corrected bits over bits carried).", 0, 1},
     {"post_fec_ber_ratio", "Port post-FEC bit error ratio where reported.", 0, 1},
     {"laser_age_ratio", "Laser age from CMIS VDM as a fraction of rated life (1 = end of life), worst lane.", 0, 100},
+    {"tec_current_percent", "Thermo-electric cooler current (CMIS Aux monitor) in percent of the module's maximum, signed.", -100, 100},
 }};
 
 inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
@@ -89,6 +109,23 @@ inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
     {"host_errored_frames_ratio", "Lane errored frames ratio (VDM FERC), host side, current.", 0, 1},
     {"host_esnr_decibels", "Lane electrical signal-to-noise ratio (VDM eSNR), host input, in dB.", -100, 300},
     {"host_ltp_decibels", "Lane PAM4 level transition parameter (VDM LTP), host input, in dB.", -100, 300},
+    {"osnr_decibels", "Coherent line optical signal-to-noise ratio in dB.", -100, 100},
+    {"chromatic_dispersion_ps_per_nm", "Coherent line chromatic dispersion seen by the receiver in ps/nm.", -1e6, 1e6},
+    {"differential_group_delay_picoseconds", "Coherent line differential group delay in picoseconds.", 0, 1e5},
+    {"sopmd_picoseconds_squared", "Coherent line second-order polarization mode dispersion in ps^2.", 0, 1e7},
+    {"polarization_dependent_loss_decibels", "Coherent line polarization dependent loss in dB.", 0, 100},
+    {"carrier_frequency_offset_megahertz", "Coherent receiver carrier frequency offset in MHz.", -1e6, 1e6},
+    {"rx_total_power_dbm", "Coherent receiver total input power in dBm (all wavelengths).", -100, 40},
+    {"rx_signal_power_dbm", "Coherent receiver signal (channel) power in dBm.", -100, 40},
+    {"q_factor_decibels", "Line Q-factor in dB.", -100, 100},
+    {"error_vector_magnitude_percent", "Coherent receiver error vector magnitude in percent.", 0, 1000},
+    {"sop_rate_of_change_kiloradians_per_second", "Rate of change of the state of polarization in krad/s.", 0, 1e6},
+    {"modulator_bias_x_i_percent", "Coherent modulator bias, X polarization in-phase, in percent.", -1000, 1000},
+    {"modulator_bias_x_q_percent", "Coherent modulator bias, X polarization quadrature, in percent.", -1000, 1000},
+    {"modulator_bias_y_i_percent", "Coherent modulator bias, Y polarization in-phase, in percent.", -1000, 1000},
+    {"modulator_bias_y_q_percent", "Coherent modulator bias, Y polarization quadrature, in percent.", -1000, 1000},
+    {"modulator_bias_x_phase_percent", "Coherent modulator bias, X polarization phase, in percent.", -1000, 1000},
+    {"modulator_bias_y_phase_percent", "Coherent modulator bias, Y polarization phase, in percent.", -1000, 1000},
 }};
 
 constexpr const MetricInfo& info(ModuleMetric m) { return kModuleMetricInfo[static_cast<std::size_t>(m)]; }
