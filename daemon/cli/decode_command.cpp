@@ -92,6 +92,25 @@ MetricText laneText(LaneMetric m) {
     case LaneMetric::kHostErroredFramesRatio: return {"Errored frames (host, current)", "%.2e"};
     case LaneMetric::kHostEsnrDecibels: return {"eSNR (host)", "%.2f dB"};
     case LaneMetric::kHostLtpDecibels: return {"PAM4 LTP (host)", "%.2f dB"};
+    // Coherent line side: ethtool -m has no words for these; the catalogue key names them.
+    case LaneMetric::kOsnrDecibels:
+    case LaneMetric::kChromaticDispersionPsPerNm:
+    case LaneMetric::kDifferentialGroupDelayPicoseconds:
+    case LaneMetric::kSopmdPicosecondsSquared:
+    case LaneMetric::kPolarizationDependentLossDecibels:
+    case LaneMetric::kCarrierFrequencyOffsetMegahertz:
+    case LaneMetric::kRxTotalPowerDbm:
+    case LaneMetric::kRxSignalPowerDbm:
+    case LaneMetric::kQFactorDecibels:
+    case LaneMetric::kErrorVectorMagnitudePercent:
+    case LaneMetric::kSopRateOfChangeKiloradiansPerSecond:
+    case LaneMetric::kModulatorBiasXIPercent:
+    case LaneMetric::kModulatorBiasXQPercent:
+    case LaneMetric::kModulatorBiasYIPercent:
+    case LaneMetric::kModulatorBiasYQPercent:
+    case LaneMetric::kModulatorBiasXPhasePercent:
+    case LaneMetric::kModulatorBiasYPhasePercent:
+      return {info(m).key.data(), "%g"};
     case LaneMetric::kCount: break;
   }
   return {"?", "%g"};
