@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "daemon/exporter/basic_auth.hpp"
+#include "daemon/exporter/connection_limiter.hpp"
 
 namespace opticsd {
 namespace {
@@ -49,9 +50,9 @@ struct Site {
   std::function<std::unique_ptr<HttpBodySource>()> handler;
   std::optional<HttpServerOptions::BasicAuth> basic_auth;
   std::chrono::milliseconds idle_timeout;
+  std::chrono::milliseconds handshake_timeout;
   std::chrono::milliseconds write_timeout;
-  std::size_t max_connections;
-  std::atomic<std::size_t> connections{0};
+  std::unique_ptr<ConnectionLimiter> limiter;
 };
 
 std::string_view view(beast::string_view s) { return {s.data(), s.size()}; }
@@ -64,14 +65,21 @@ std::string statusLine(http::status status) {
 // One connection: read a request, answer it, and go on while the client
 // keeps the connection alive. Stream is beast::tcp_stream or its TLS wrapper.
 template <class Stream>
-class Connection : public std::enable_shared_from_this<Connection<Stream>> {
+class Connection : public ConnectionLimiter::Evictable, public std::enable_shared_from_this<Connection<Stream>> {
  public:
   Connection(Stream stream, std::shared_ptr<Site> site) : stream_(std::move(stream)), site_(std::move(site)) {}
-  ~Connection() { site_->connections.fetch_sub(1); }
+  ~Connection() override {
+    if (ticket_) site_->limiter->leave(*ticket_);
+  }
 
-  void run() {
+  auto executor() { return stream_.get_executor(); }
+
+  // Serves the connection once the limiter has admitted it; on its strand.
+  void run(ConnectionLimiter::Ticket ticket) {
+    ticket_ = ticket;
+    if (evicted_) return;  // evicted before it started
     if constexpr (kTls) {
-      tcp().expires_after(site_->idle_timeout);
+      tcp().expires_after(site_->handshake_timeout);
       stream_.async_handshake(asio::ssl::stream_base::server,
                               [self = this->shared_from_this()](beast::error_code ec) {
                                 if (ec) return self->close();
@@ -82,12 +90,23 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     }
   }
 
+  // Closes the socket from the connection's own strand: what is pending
+  // ends with operation_aborted and the connection goes away.
+  void evict() override {
+    asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      self->evicted_ = true;
+      self->tcp().close();
+    });
+  }
+
  private:
   static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
 
   beast::tcp_stream& tcp() { return beast::get_lowest_layer(stream_); }
 
   void readRequest() {
+    if (evicted_) return;
+    site_->limiter->waiting(*ticket_);
     parser_.emplace();
     parser_->header_limit(kHeaderLimitBytes);
     parser_->body_limit(0);  // a GET has no body; anything else is refused below
@@ -97,6 +116,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   }
 
   void onRequest(beast::error_code ec) {
+    if (evicted_) return;
     if (ec == http::error::end_of_stream) return close();
     if (ec) {
       // Too large, malformed, or a body on the request: say so, then close.
@@ -109,14 +129,17 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     std::string_view target = view(request.target());
     target = target.substr(0, target.find('?'));
     if (target != site_->path) return answer(http::status::not_found, {}, keep_alive);
-    if (request.method() != http::verb::get) {
-      return answer(http::status::method_not_allowed, "Allow: GET\r\n", keep_alive);
+    const bool head = request.method() == http::verb::head;
+    if (request.method() != http::verb::get && !head) {
+      return answer(http::status::method_not_allowed, "Allow: GET, HEAD\r\n", keep_alive);
     }
     if (site_->basic_auth &&
         !basicAuthMatches(view(request[http::field::authorization]), site_->basic_auth->username,
                           site_->basic_auth->password)) {
       return answer(http::status::unauthorized, "WWW-Authenticate: Basic realm=\"opticsd\"\r\n", keep_alive);
     }
+    site_->limiter->busy(*ticket_);
+    if (head) return answerHead(request.version() >= 11, keep_alive);
     std::unique_ptr<HttpBodySource> source;
     try {
       source = site_->handler();
@@ -140,6 +163,24 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
                       });
   }
 
+  static std::string okHead(bool chunked, bool keep_alive) {
+    std::string head = statusLine(http::status::ok);
+    head += "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n";
+    head += chunked ? "Transfer-Encoding: chunked\r\n" : "Connection: close\r\n";
+    if (chunked && !keep_alive) head += "Connection: close\r\n";
+    return head + "\r\n";
+  }
+
+  // HEAD: the headers a GET would get, without producing the body.
+  void answerHead(bool chunked, bool keep_alive) {
+    head_ = okHead(chunked, keep_alive);
+    const bool keep = chunked && keep_alive;
+    tcp().expires_after(site_->write_timeout);
+    asio::async_write(stream_, asio::buffer(head_), [self = this->shared_from_this(), keep](beast::error_code ec, std::size_t) {
+      self->onAnswered(ec, keep);
+    });
+  }
+
   // A 200 whose body is produced while it is sent: chunked for HTTP/1.1,
   // ended by a close for HTTP/1.0.
   void stream(std::unique_ptr<HttpBodySource> source, bool chunked, bool keep_alive) {
@@ -147,11 +188,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     streamed_ = true;
     chunked_ = chunked;
     keep_alive_ = chunked && keep_alive;
-    head_ = statusLine(http::status::ok);
-    head_ += "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n";
-    head_ += chunked ? "Transfer-Encoding: chunked\r\n" : "Connection: close\r\n";
-    if (chunked && !keep_alive) head_ += "Connection: close\r\n";
-    head_ += "\r\n";
+    head_ = okHead(chunked, keep_alive);
     tcp().expires_after(site_->write_timeout);
     asio::async_write(stream_, asio::buffer(head_), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->onAnswered(ec, false);
@@ -180,7 +217,9 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     }
     if (chunked_ && length > 0) buffers.push_back(asio::buffer(kCrLf));
     if (chunked_ && !more) buffers.push_back(asio::buffer(kLastChunk));
-    tcp().expires_after(site_->write_timeout);
+    // No new deadline here: the one set with the head bounds the whole
+    // answer, so a slow reader cannot hold its body (and the memory behind
+    // it) for longer than write_timeout however steadily it trickles.
     asio::async_write(stream_, buffers, [self = this->shared_from_this(), more](beast::error_code ec, std::size_t) {
       if (ec || !more) {
         self->source_.reset();
@@ -238,6 +277,8 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   bool chunked_ = false;
   bool keep_alive_ = false;
   bool streamed_ = false;
+  std::optional<ConnectionLimiter::Ticket> ticket_;
+  bool evicted_ = false;
 };
 
 struct Endpoint {
@@ -309,18 +350,26 @@ struct HttpServer::State {
   }
 
   void serve(tcp::socket socket) {
-    if (site->connections.fetch_add(1) >= site->max_connections) {
-      site->connections.fetch_sub(1);
-      return;  // the socket closes here: a flood does not pile up connections
-    }
+    beast::error_code ec;
+    const std::string source = socket.remote_endpoint(ec).address().to_string();
+    if (ec) return;  // already gone
     beast::tcp_stream stream(std::move(socket));
     if (tls) {
-      std::make_shared<Connection<beast::ssl_stream<beast::tcp_stream>>>(
-          beast::ssl_stream<beast::tcp_stream>(std::move(stream), *tls), site)
-          ->run();
+      admit(std::make_shared<Connection<beast::ssl_stream<beast::tcp_stream>>>(
+                beast::ssl_stream<beast::tcp_stream>(std::move(stream), *tls), site),
+            source);
     } else {
-      std::make_shared<Connection<beast::tcp_stream>>(std::move(stream), site)->run();
+      admit(std::make_shared<Connection<beast::tcp_stream>>(std::move(stream), site), source);
     }
+  }
+
+  // Without room (every slot busy answering) the connection is dropped
+  // here and its socket closes: a flood does not pile up connections.
+  template <class C>
+  void admit(const std::shared_ptr<C>& connection, const std::string& source) {
+    const auto ticket = site->limiter->admit(source, connection);
+    if (!ticket) return;
+    asio::post(connection->executor(), [connection, ticket = *ticket] { connection->run(ticket); });
   }
 };
 
@@ -352,8 +401,10 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& o
   state->site->handler = std::move(handler);
   state->site->basic_auth = options.basic_auth;
   state->site->idle_timeout = options.idle_timeout;
+  state->site->handshake_timeout = options.handshake_timeout;
   state->site->write_timeout = options.write_timeout;
-  state->site->max_connections = options.max_connections;
+  state->site->limiter = std::make_unique<ConnectionLimiter>(
+      ConnectionLimiter::Limits{options.max_connections, options.max_connections_per_source});
 
   beast::error_code ec;
   auto& acceptor = state->acceptor;

@@ -8,9 +8,12 @@
 // buffer. Here the body is produced part by part while it is sent.
 //
 // Only GET on the one configured path is served; anything else is 404 or 405.
-// Defences against hostile clients: an 8 KiB request-header limit, an idle
-// timeout on every read and a write timeout on every answer (a slow or silent
-// client is dropped), and a cap on open connections.
+// Defences against hostile clients: an 8 KiB request-header limit, a bound on
+// the time to a complete request and on the TLS handshake, a write timeout on
+// every answer (a slow or silent client is dropped), and caps on open
+// connections, overall and per source address, that evict the connection
+// waiting longest for a request rather than refuse a new one
+// (connection_limiter.hpp): idle clients cannot lock the scraper out.
 //
 // Thread-safety: the handler runs on the server's threads, possibly on
 // several at once. The destructor stops serving and joins the threads before
@@ -43,9 +46,15 @@ struct HttpServerOptions {
     std::string password;  // compared in constant time; never logged
   };
   std::optional<BasicAuth> basic_auth;  // unset: no authentication
-  std::chrono::milliseconds idle_timeout{30'000};
-  std::chrono::milliseconds write_timeout{120'000};
-  std::size_t max_connections = 64;
+  // The time a client has to send a whole request: the first one after
+  // connecting (or after the TLS handshake) and each next one on a kept-alive
+  // connection. Slowloris clients are cut off here.
+  std::chrono::milliseconds idle_timeout{10'000};
+  std::chrono::milliseconds handshake_timeout{5'000};
+  // The time a whole answer may take to send (a scraper gives up sooner).
+  std::chrono::milliseconds write_timeout{60'000};
+  std::size_t max_connections = 512;
+  std::size_t max_connections_per_source = 256;
 };
 
 // Parts of a body, written back to back.
