@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -9,8 +10,11 @@
 #include <set>
 #include <sstream>
 
+#include "daemon/config/config_files.hpp"
+#include "daemon/config/listen_address.hpp"
 #include "daemon/rules/rule_config.hpp"
 #include "daemon/topology/topology.hpp"
+#include "drivers/options/duplicate_keys.hpp"
 #include "drivers/options/duration.hpp"
 #include "drivers/registry.hpp"
 
@@ -19,11 +23,12 @@ namespace {
 
 void readListen(OptionReader r, ListenConfig& out) {
   if (auto v = r.optionalString("address")) {
-    const auto colon = v->rfind(':');
-    if (colon == std::string::npos || colon + 1 == v->size()) {
-      r.error("address", "expected host:port, e.g. 127.0.0.1:9464, got '" + *v + "'");
+    auto address = normalizeListenAddress(*v);
+    if (address) {
+      out.address = *address;
+    } else {
+      r.error("address", address.error().message);
     }
-    out.address = *v;
   }
   if (auto v = r.optionalString("basic_auth_user")) out.basic_auth_user = *v;
   if (auto v = r.optionalString("basic_auth_password_file")) out.basic_auth_password_file = *v;
@@ -34,6 +39,15 @@ void readListen(OptionReader r, ListenConfig& out) {
   if (auto v = r.optionalString("tls_key_file")) out.tls_key_file = *v;
   if (out.tls_cert_file.empty() != out.tls_key_file.empty()) {
     r.error("", "tls_cert_file and tls_key_file go together");
+  }
+  // The files run would read when it starts serving, checked now.
+  if (!out.basic_auth_user.empty() && !out.basic_auth_password_file.empty()) {
+    if (auto problem = unreadableFileProblem(out.basic_auth_password_file)) r.error("basic_auth_password_file", *problem);
+  }
+  if (!out.tls_cert_file.empty() && !out.tls_key_file.empty()) {
+    if (auto problem = tlsFilesProblem(out.tls_cert_file, out.tls_key_file)) {
+      r.error(problem->find(out.tls_key_file) != std::string::npos ? "tls_key_file" : "tls_cert_file", *problem);
+    }
   }
   r.rejectUnknownKeys();
 }
@@ -90,6 +104,9 @@ void readStorage(OptionReader r, StorageConfig& out) {
     }
   }
   if (out.path.empty()) out.path = defaultStateDirectory() / "history.db";
+  if (out.enabled) {
+    if (auto problem = databasePathProblem(out.path)) r.error(r.has("path") ? "path" : "", *problem);
+  }
   r.rejectUnknownKeys();
 }
 
@@ -197,11 +214,17 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
     errors.issues.push_back(ConfigIssue{source, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg});
     return tl::unexpected(std::move(errors));
   }
+  if (!root || root.IsNull()) {
+    errors.issues.push_back(ConfigIssue{source, 0, 0, "",
+                                        "the file is empty: expected a YAML mapping with at least 'targets:'"});
+    return tl::unexpected(std::move(errors));
+  }
   Config config;
   config.source = source;
   config.digest = digestOf(text);
   OptionReader top(root, source, "", errors.issues);
-  if (root && !root.IsNull() && !root.IsMap()) return tl::unexpected(std::move(errors));
+  if (!root.IsMap()) return tl::unexpected(std::move(errors));
+  reportDuplicateKeys(root, source, errors.issues);
 
   readListen(top.child("listen"), config.listen);
   readPoll(top.child("poll"), config.poll);
@@ -221,7 +244,13 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   if (config.targets.empty() && errors.issues.empty()) {
     top.error("targets", "no targets configured: add at least one under 'targets:'");
   }
-  if (!errors.issues.empty()) return tl::unexpected(std::move(errors));
+  if (!errors.issues.empty()) {
+    // In file order, as an editor shows them.
+    std::stable_sort(errors.issues.begin(), errors.issues.end(), [](const ConfigIssue& a, const ConfigIssue& b) {
+      return std::pair(a.line, a.column) < std::pair(b.line, b.column);
+    });
+    return tl::unexpected(std::move(errors));
+  }
   return config;
 }
 

@@ -1,11 +1,46 @@
 #include "drivers/options/option_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "drivers/options/byte_size.hpp"
 #include "drivers/options/duration.hpp"
 
 namespace opticsd {
+namespace {
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The known key a typo most likely meant: at most 2 edits away (1 for short keys).
+std::optional<std::string> closestKey(std::string_view typo, const std::set<std::string, std::less<>>& known) {
+  const std::size_t allowed = typo.size() <= 4 ? 1 : 2;
+  std::optional<std::string> best;
+  std::size_t best_distance = allowed + 1;
+  for (const auto& key : known) {
+    const std::size_t d = editDistance(typo, key);
+    if (d < best_distance) {
+      best = key;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+}  // namespace
 
 std::string ConfigIssue::format() const {
   std::string out = file;
@@ -173,6 +208,17 @@ std::vector<std::string> OptionReader::stringList(std::string_view key) {
   return out;
 }
 
+std::vector<std::string> OptionReader::directoryList(std::string_view key) {
+  std::vector<std::string> dirs = stringList(key);
+  std::erase_if(dirs, [&](const std::string& dir) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(dir, ec)) return false;
+    error(key, "'" + dir + "' is not a directory" + (std::filesystem::exists(dir, ec) ? "" : " (it does not exist)"));
+    return true;
+  });
+  return dirs;
+}
+
 OptionReader OptionReader::child(std::string_view key) {
   auto node = raw(key);
   return OptionReader(node.value_or(YAML::Node()), file_, keyPath(key), issues_);
@@ -183,9 +229,14 @@ void OptionReader::rejectUnknownKeys() {
   for (const auto& entry : map_) {
     const std::string key = entry.first.Scalar();
     if (read_.find(key) == read_.end()) {
+      if (auto meant = closestKey(key, read_)) {
+        errorAt(entry.first, key,
+                "unknown key '" + key + "': did you mean '" + *meant + "'?" + (has(*meant) ? "" : " ('" + *meant + "' is not set)"));
+        continue;
+      }
       std::string known;
       for (const auto& k : read_) known += (known.empty() ? "" : ", ") + k;
-      errorAt(entry.first, key, "unknown key (expected one of: " + known + ")");
+      errorAt(entry.first, key, "unknown key '" + key + "' (expected one of: " + known + ")");
     }
   }
 }

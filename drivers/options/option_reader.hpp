@@ -42,6 +42,9 @@ class OptionReader {
   std::optional<std::chrono::milliseconds> optionalDuration(std::string_view key);
   std::optional<std::uint64_t> optionalByteSize(std::string_view key);  // "20GiB", "500MB"
   std::vector<std::string> stringList(std::string_view key);  // a string or a list of strings
+  // stringList, each an existing directory (a missing one is an error here,
+  // not an empty directory at run time).
+  std::vector<std::string> directoryList(std::string_view key);
   // Marks the key read and hands back the raw node (for nested sections).
   std::optional<YAML::Node> raw(std::string_view key);
   OptionReader child(std::string_view key);  // a nested mapping (empty when absent)

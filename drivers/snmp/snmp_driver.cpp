@@ -26,7 +26,7 @@ std::optional<DriverOptions> readDriverOptions(OptionReader& options, std::share
   auto session = readSessionConfig(options);
   if (auto profile = options.optionalString("profile")) out.profile = *profile;
   auto dirs = ProfileCatalog::defaultDirs();
-  for (auto& dir : options.stringList("profile_dir")) dirs.push_back(dir);
+  for (auto& dir : options.directoryList("profile_dir")) dirs.push_back(dir);
   if (auto lldp = options.optionalBool("lldp")) out.lldp = *lldp;
   if (auto refresh = options.optionalInt("static_refresh", 1, 1000000)) out.static_refresh = static_cast<int>(*refresh);
   if (auto wait = options.optionalDuration("resolve_timeout")) {

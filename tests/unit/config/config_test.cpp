@@ -241,3 +241,51 @@ TEST(ShardTest, ConfigFiltersTargets) {
 
 }  // namespace
 }  // namespace opticsd
+
+namespace opticsd {
+namespace {
+
+TEST(ConfigTest, DuplicateKeysAreRefusedNamingBothLines) {
+  const ConfigIssue issue = onlyIssue("listen: {address: 127.0.0.1:9000}\ntargets: [{name: a, driver: sim}]\n"
+                                      "listen: {address: 127.0.0.1:9001}\n");
+  EXPECT_EQ(issue.key, "listen");
+  EXPECT_EQ(issue.line, 3);
+  EXPECT_NE(issue.message.find("line 1 and again on line 3"), std::string::npos) << issue.message;
+  EXPECT_EQ(onlyIssue("targets:\n  - name: a\n    driver: sim\n    name: b\n").key, "targets[0].name");
+}
+
+TEST(ConfigTest, AnEmptyFileIsSaidToBeEmpty) {
+  for (const char* text : {"", "\n\n", "# only a comment\n"}) {
+    EXPECT_NE(onlyIssue(text).message.find("the file is empty"), std::string::npos) << text;
+  }
+}
+
+TEST(ConfigTest, AMisspelledKeyIsNamedWithTheKeyItMeant) {
+  const ConfigIssue issue = onlyIssue("poll: {intervall: 5s}\ntargets: [{name: a, driver: sim}]\n");
+  EXPECT_EQ(issue.key, "poll.intervall");
+  EXPECT_NE(issue.message.find("did you mean 'interval'?"), std::string::npos) << issue.message;
+  EXPECT_NE(issue.message.find("'interval' is not set"), std::string::npos) << issue.message;
+}
+
+TEST(ConfigTest, ProblemsAreListedInFileOrder) {
+  auto result = loadConfigText("targets: [{name: a, driver: sim}]\nlog_level: loud\npoll: {jitter: 0.9}\n"
+                               "listen: {address: nowhere}\n",
+                               "t.yaml");
+  ASSERT_FALSE(result);
+  ASSERT_EQ(result.error().issues.size(), 3u) << result.error().format();
+  EXPECT_EQ(result.error().issues[0].line, 2);
+  EXPECT_EQ(result.error().issues[1].line, 3);
+  EXPECT_EQ(result.error().issues[2].line, 4);
+}
+
+TEST(ConfigTest, ListenFormsOfOtherExportersAreAccepted) {
+  auto config = loadConfigText("listen: {address: ':9464'}\ntargets: [{name: a, driver: sim}]\n", "t.yaml");
+  ASSERT_TRUE(config) << config.error().format();
+  EXPECT_EQ(config->listen.address, "0.0.0.0:9464");
+  config = loadConfigText("listen: {address: 'localhost:9464'}\ntargets: [{name: a, driver: sim}]\n", "t.yaml");
+  ASSERT_TRUE(config) << config.error().format();
+  EXPECT_EQ(config->listen.address, "127.0.0.1:9464");
+}
+
+}  // namespace
+}  // namespace opticsd
