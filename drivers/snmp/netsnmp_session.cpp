@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <set>
 
@@ -184,12 +185,32 @@ Result<void> NetSnmpSession::start() {
       }
     }
     if (config_.level == SecurityLevel::kAuthPriv) {
-      if (config_.priv_protocol == PrivProtocol::kAes128) {
-        s.securityPrivProto = usmAESPrivProtocol;
-        s.securityPrivProtoLen = USM_PRIV_PROTO_AES_LEN;
-      } else {
-        s.securityPrivProto = usmDESPrivProtocol;
-        s.securityPrivProtoLen = USM_PRIV_PROTO_DES_LEN;
+      switch (config_.priv_protocol) {
+        case PrivProtocol::kAes128:
+          s.securityPrivProto = usmAESPrivProtocol;
+          s.securityPrivProtoLen = USM_PRIV_PROTO_AES_LEN;
+          break;
+        case PrivProtocol::kDes:
+          s.securityPrivProto = usmDESPrivProtocol;
+          s.securityPrivProtoLen = USM_PRIV_PROTO_DES_LEN;
+          break;
+        // net-snmp extends the key to the cipher's length when it localizes it.
+        case PrivProtocol::kAes192:
+          s.securityPrivProto = usmAES192PrivProtocol;
+          s.securityPrivProtoLen = std::size(usmAES192PrivProtocol);
+          break;
+        case PrivProtocol::kAes256:
+          s.securityPrivProto = usmAES256PrivProtocol;
+          s.securityPrivProtoLen = std::size(usmAES256PrivProtocol);
+          break;
+        case PrivProtocol::kAes192Cisco:
+          s.securityPrivProto = usmAES192CiscoPrivProtocol;
+          s.securityPrivProtoLen = std::size(usmAES192CiscoPrivProtocol);
+          break;
+        case PrivProtocol::kAes256Cisco:
+          s.securityPrivProto = usmAES256CiscoPrivProtocol;
+          s.securityPrivProtoLen = std::size(usmAES256CiscoPrivProtocol);
+          break;
       }
       s.securityPrivKeyLen = USM_PRIV_KU_LEN;
       if (generate_Ku(s.securityAuthProto, static_cast<u_int>(s.securityAuthProtoLen),

@@ -116,10 +116,19 @@ std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
     const std::string name = normalized(*proto);
     if (name == "AES" || name == "AES128") {
       c.priv_protocol = PrivProtocol::kAes128;
+    } else if (name == "AES192") {
+      c.priv_protocol = PrivProtocol::kAes192;
+    } else if (name == "AES256") {
+      c.priv_protocol = PrivProtocol::kAes256;
+    } else if (name == "AES192C") {
+      c.priv_protocol = PrivProtocol::kAes192Cisco;
+    } else if (name == "AES256C") {
+      c.priv_protocol = PrivProtocol::kAes256Cisco;
     } else if (name == "DES") {
       c.priv_protocol = PrivProtocol::kDes;
     } else {
-      options.error("priv_protocol", "expected AES-128 or DES");
+      options.error("priv_protocol",
+                    "expected AES-128, AES-192, AES-256, AES-192-C or AES-256-C (Cisco's key extension) or DES");
     }
   }
   if (auto pw = readSecret(options, "auth_password")) c.auth_password = *pw;
@@ -149,10 +158,18 @@ std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
 
   if (c.version == SnmpVersion::kV3) {
     if (c.user.empty()) options.error("user", "SNMPv3 needs a user");
-    if (c.level != SecurityLevel::kNoAuthNoPriv && c.auth_password.size() < 8) {
+    // A password that is not there is missing, not short (a misspelled key leaves it unset).
+    auto needs = [](const std::string& key, const std::string& what) {
+      return "SNMPv3 " + what + " needs " + key + " (or " + key + "_file, " + key + "_credential)";
+    };
+    if (c.level != SecurityLevel::kNoAuthNoPriv && c.auth_password.empty()) {
+      options.error("auth_password", needs("auth_password", "authentication"));
+    } else if (c.level != SecurityLevel::kNoAuthNoPriv && c.auth_password.size() < 8) {
       options.error("auth_password", "SNMPv3 authentication needs a password of at least 8 characters");
     }
-    if (c.level == SecurityLevel::kAuthPriv && c.priv_password.size() < 8) {
+    if (c.level == SecurityLevel::kAuthPriv && c.priv_password.empty()) {
+      options.error("priv_password", needs("priv_password", "privacy"));
+    } else if (c.level == SecurityLevel::kAuthPriv && c.priv_password.size() < 8) {
       options.error("priv_password", "SNMPv3 privacy needs a password of at least 8 characters");
     }
   }

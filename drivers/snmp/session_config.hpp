@@ -18,7 +18,10 @@ namespace opticsd::snmp {
 enum class SnmpVersion : std::uint8_t { kV2c, kV3 };
 enum class SecurityLevel : std::uint8_t { kNoAuthNoPriv, kAuthNoPriv, kAuthPriv };
 enum class AuthProtocol : std::uint8_t { kSha, kSha224, kSha256, kSha384, kSha512, kMd5 };
-enum class PrivProtocol : std::uint8_t { kAes128, kDes };
+// AES-192/256: kAes192/kAes256 extend the key as the Blumenthal draft says
+// (net-snmp's -x AES192/AES256); the Cisco variants as Cisco does (Reeder
+// draft; net-snmp's -x AES192C/AES256C). An agent accepts one of the two.
+enum class PrivProtocol : std::uint8_t { kAes128, kDes, kAes192, kAes256, kAes192Cisco, kAes256Cisco };
 
 struct SessionConfig {
   std::string address = "127.0.0.1";  // a host name or a numeric address

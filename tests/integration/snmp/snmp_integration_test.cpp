@@ -295,6 +295,12 @@ class SnmpdV3 : public ::testing::Test {
     lines.push_back("createUser opsuser SHA-256 \"authpass123\" AES \"privpass456\"");
     lines.push_back("createUser shauser SHA \"authpass123\"");
     lines.push_back("createUser nobodyuser");
+    // AES-256 and AES-192 (net-snmp's Blumenthal-draft key extension) with SHA-1, whose
+    // 20-byte key must be extended to the cipher's 32 or 24 bytes.
+    lines.push_back("createUser aes256user SHA \"authpass123\" AES256 \"privpass456\"");
+    lines.push_back("createUser aes192user SHA-256 \"authpass123\" AES192 \"privpass456\"");
+    lines.push_back("rouser aes256user priv");
+    lines.push_back("rouser aes192user priv");
     lines.push_back("rouser opsuser priv");
     lines.push_back("rouser shauser auth");
     lines.push_back("rouser nobodyuser noauth");
@@ -329,6 +335,19 @@ TEST_F(SnmpdV3, AuthPrivSha256Aes) {
   auto r = pollV3("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
                   "priv_protocol: AES-128\npriv_password: privpass456\n");
   EXPECT_DOUBLE_EQ(temperature(r), 25.8) << errorsOf(r);
+}
+
+TEST_F(SnmpdV3, AuthPrivAes256AndAes192) {
+  auto r = pollV3("user: aes256user\nsecurity_level: authPriv\nauth_protocol: SHA\nauth_password: authpass123\n"
+                  "priv_protocol: AES-256\npriv_password: privpass456\n");
+  EXPECT_DOUBLE_EQ(temperature(r), 25.8) << errorsOf(r);
+  r = pollV3("user: aes192user\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
+             "priv_protocol: AES-192\npriv_password: privpass456\n");
+  EXPECT_DOUBLE_EQ(temperature(r), 25.8) << errorsOf(r);
+  // The wrong variant of the key extension does not decrypt.
+  r = pollV3("user: aes256user\nsecurity_level: authPriv\nauth_protocol: SHA\nauth_password: authpass123\n"
+             "priv_protocol: AES-256-C\npriv_password: privpass456\n");
+  EXPECT_TRUE(r.failed());
 }
 
 TEST_F(SnmpdV3, AuthNoPrivShaWithPasswordFromFile) {

@@ -289,3 +289,23 @@ TEST(ConfigTest, ListenFormsOfOtherExportersAreAccepted) {
 
 }  // namespace
 }  // namespace opticsd
+
+namespace opticsd {
+namespace {
+
+TEST(ConfigTest, AMisspelledSecretKeyIsUnknownAndTheSecretMissingNotShort) {
+  auto result = loadConfigText(
+      "targets:\n  - {name: s, driver: snmp, address: 127.0.0.1, version: 3, user: u, security_level: authPriv,\n"
+      "     auth_password: authpass123, priv_pasword: privpass456}\n",
+      "t.yaml");
+  ASSERT_FALSE(result);
+  const std::string text = result.error().format();
+  EXPECT_NE(text.find("unknown key 'priv_pasword': did you mean 'priv_password'? ('priv_password' is not set)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("needs priv_password"), std::string::npos) << text;
+  EXPECT_EQ(text.find("at least 8 characters"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace opticsd
