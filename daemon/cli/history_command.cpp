@@ -8,6 +8,7 @@
 
 #include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
+#include "daemon/exporter/sample_series.hpp"
 #include "daemon/store/history_format.hpp"
 #include "daemon/store/history_query.hpp"
 #include "daemon/store/time_text.hpp"
@@ -27,6 +28,19 @@ struct HistoryArgs {
   std::string format = "table";
 };
 
+// The store's column for a metric named as /metrics (and so Grafana) shows
+// it: opticsd_lane_tx_bias_amperes is tx_bias_milliamperes. Other names are
+// the store's own and pass through.
+std::string storeMetricName(const std::string& name) {
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    if (name == "opticsd_module_" + exporter_detail::moduleKeys()[i].key) return std::string(kModuleMetricInfo[i].key);
+  }
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+    if (name == "opticsd_lane_" + exporter_detail::laneKeys()[i].key) return std::string(kLaneMetricInfo[i].key);
+  }
+  return name;
+}
+
 int runHistory(const HistoryArgs& args) {
   auto error = [](const std::string& message) {
     std::fprintf(stderr, "opticsd history: %s\n", message.c_str());
@@ -43,7 +57,7 @@ int runHistory(const HistoryArgs& args) {
   filter.target = args.target;
   filter.port = args.port;
   filter.lane = args.lane;
-  if (!args.metric.empty()) filter.metric = args.metric;
+  if (!args.metric.empty()) filter.metric = storeMetricName(args.metric);
   const std::int64_t now =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count();
@@ -82,7 +96,7 @@ void addHistoryCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--port", args->port, "Port name, e.g. Ethernet12")->required();
   cmd->add_option("--lane", args->lane, "Only this lane (1-based); leaves out module-level rows")
       ->check(CLI::Range(1, 65535));
-  cmd->add_option("--metric", args->metric, "Only this column, e.g. rx_power_dbm or temperature_celsius");
+  cmd->add_option("--metric", args->metric, "Only this metric: a store column (rx_power_dbm, tx_bias_milliamperes) or its exported name (opticsd_lane_tx_bias_amperes)");
   cmd->add_option("--since", args->since, "Start (inclusive): RFC 3339 time or a duration back from now, e.g. 1h");
   cmd->add_option("--until", args->until, "End (inclusive): RFC 3339 time or a duration back from now");
   cmd->add_option("--format", args->format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}));

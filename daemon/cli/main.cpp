@@ -1,6 +1,7 @@
 // opticsd: one binary, subcommands. Each subcommand lives in its own file.
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "daemon/cli/capture_command.hpp"
 #include "daemon/cli/check_config_command.hpp"
@@ -38,7 +39,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // Usage errors exit 2 (as getopt tools do); --help and --version exit 0.
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') {
+      std::string known;
+      for (const auto* sub : app.get_subcommands({})) known += (known.empty() ? "" : ", ") + sub->get_name();
+      std::fprintf(stderr, "opticsd: unknown subcommand '%s' (expected one of: %s)\nRun 'opticsd --help' for usage.\n",
+                   argv[1], known.c_str());
+      return 2;
+    }
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "opticsd: %s\n", e.what());
     return 1;

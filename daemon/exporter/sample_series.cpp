@@ -47,8 +47,12 @@ const std::vector<FamilySpec>& familySpecs() {
     std::vector<FamilySpec> t(kFamilyCount);
     const auto gauge = MetricType::Gauge;
     const auto counter = MetricType::Counter;
+    // A scaled value is in the base unit: the catalogue's "in milliamperes"
+    // would tell a reader to expect mA.
     const auto help = [](const MetricInfo& m, const ExportedKey& k) {
-      return k.scale == 1.0 ? std::string(m.help) : std::string(m.help) + " Exported here in the base unit (amperes).";
+      std::string text(m.help);
+      if (const auto milli = text.find("milli"); k.scale != 1.0 && milli != std::string::npos) text.erase(milli, 5);
+      return text;
     };
     for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
       const std::string& key = moduleKeys()[i].key;
