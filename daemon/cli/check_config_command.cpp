@@ -4,6 +4,7 @@
 #include <map>
 
 #include "daemon/config/config.hpp"
+#include "daemon/config/listen_address.hpp"
 
 namespace opticsd::cli {
 
@@ -18,6 +19,10 @@ void addCheckConfigCommand(CLI::App& app, int& exit_code) {
       std::fprintf(stderr, "config invalid: %zu problem(s)\n", config.error().issues.size());
       exit_code = 1;
       return;
+    }
+    if (auto open = openMetricsWarning(config->listen.address, !config->listen.tls_cert_file.empty(),
+                                       !config->listen.basic_auth_user.empty())) {
+      std::fprintf(stderr, "warning: %s\n", open->c_str());
     }
     std::map<std::string, int> drivers;
     for (const auto& target : config->targets) ++drivers[target.driver];

@@ -48,4 +48,11 @@ bool isLoopbackListenAddress(std::string_view normalized) {
   return normalized.starts_with("127.") || normalized.starts_with("[::1]:");
 }
 
+std::optional<std::string> openMetricsWarning(std::string_view normalized_address, bool tls, bool basic_auth) {
+  if (isLoopbackListenAddress(normalized_address) || tls || basic_auth) return std::nullopt;
+  return "/metrics on " + std::string(normalized_address) +
+         " is open to the network without TLS or basic auth: listen on 127.0.0.1, or set "
+         "listen.tls_cert_file/tls_key_file and listen.basic_auth_user/basic_auth_password_file";
+}
+
 }  // namespace opticsd

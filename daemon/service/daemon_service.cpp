@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "daemon/config/config.hpp"
+#include "daemon/config/listen_address.hpp"
 #include "daemon/exporter/metrics_exporter.hpp"
 #include "daemon/log/log.hpp"
 #include "daemon/pipeline/pipeline.hpp"
@@ -34,6 +35,11 @@ constexpr auto kHousekeepingPeriod = std::chrono::seconds(2);
 // up 40 % in a 10-minute soak with a flat live heap. Hand them back now and then.
 constexpr int kTrimEveryHousekeeping = 30;  // 60 s
 constexpr auto kShutdownFlushTimeout = std::chrono::seconds(20);
+// A store already failing at shutdown (read-only or full disk, a lock held
+// elsewhere) gets this long to write again before the flush is given up:
+// waiting the whole timeout for a failure that will not clear only delays
+// the stop (and systemd's restart).
+constexpr auto kShutdownFailingGrace = std::chrono::seconds(3);
 
 double unixSeconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -92,6 +98,10 @@ void warnAboutReadableSecrets(const Config& config) {
   if (!auth_file.empty() && othersCanRead(auth_file)) warn(auth_file, "listen.basic_auth_password_file");
   const auto& tls_key = config.listen.tls_key_file;
   if (!tls_key.empty() && othersCanRead(tls_key)) warn(tls_key, "listen.tls_key_file");
+  if (auto open = openMetricsWarning(config.listen.address, !config.listen.tls_cert_file.empty(),
+                                     !config.listen.basic_auth_user.empty())) {
+    spdlog::warn("metrics open to the network detail={}", logValue(*open));
+  }
   if (!inline_secrets.empty() && config.source != "<embedded demo>" && othersCanRead(config.source)) {
     std::string keys;
     for (const auto& k : inline_secrets) keys += (keys.empty() ? "" : ",") + k;
@@ -292,9 +302,25 @@ class DaemonService {
     });
   }
 
+  // Waits for the history queue to be written: up to kShutdownFlushTimeout
+  // while the store writes, kShutdownFailingGrace while it keeps failing.
+  bool flushHistory() {
+    const auto start = std::chrono::steady_clock::now();
+    const auto written_at_start = store_->stats().written_cycles_total;
+    while (std::chrono::steady_clock::now() - start < kShutdownFlushTimeout) {
+      if (store_->flush(std::chrono::milliseconds(250))) return true;
+      const auto stats = store_->stats();
+      if (stats.failing && stats.written_cycles_total == written_at_start &&
+          std::chrono::steady_clock::now() - start >= kShutdownFailingGrace) {
+        return false;
+      }
+    }
+    return false;
+  }
+
   int shutdown() {
     housekeeping_.cancel();
-    if (store_ && !store_->flush(kShutdownFlushTimeout)) {
+    if (store_ && !flushHistory()) {
       const auto stats = store_->stats();
       spdlog::error("history flush incomplete queued_cycles={} error={}", stats.queued_cycles,
                     logValue(stats.last_error));

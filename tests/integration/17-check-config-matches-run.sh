@@ -70,6 +70,8 @@ port=$(free_port)
 printf 'listen: {address: ":%s"}\n%s\n%s\n' "$port" "$NOSTORE" "$TARGET" >"$WORK/all.yaml"
 "$OPTICSD" check-config "$WORK/all.yaml" >"$WORK/all.check" || { cat "$WORK/all.check"; fail "':PORT' refused"; }
 grep -q "listen: 0.0.0.0:$port" "$WORK/all.check" || { cat "$WORK/all.check"; fail "':PORT' is not every IPv4 address"; }
+"$OPTICSD" check-config "$WORK/all.yaml" 2>&1 >/dev/null | grep -q "warning: /metrics on 0.0.0.0:$port is open to the network without TLS or basic auth" \
+  || fail "no warning for /metrics open to the network without TLS or auth"
 # (not started: tests bind 127.0.0.1 only)
 printf 'listen: {address: "localhost:%s"}\npoll: {interval: 300ms}\n%s\n%s\n' "$port" "$NOSTORE" "$TARGET" >"$WORK/localhost.yaml"
 "$OPTICSD" check-config "$WORK/localhost.yaml" >"$WORK/localhost.check" || fail "'localhost:PORT' refused"

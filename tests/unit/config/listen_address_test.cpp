@@ -35,3 +35,17 @@ TEST(ListenAddress, TellsLoopbackFromReachableAddresses) {
 
 }  // namespace
 }  // namespace opticsd
+
+namespace opticsd {
+namespace {
+
+TEST(ListenAddress, AnEndpointOpenToTheNetworkWithoutTlsOrAuthIsWarnedAbout) {
+  EXPECT_TRUE(openMetricsWarning("0.0.0.0:9464", false, false));
+  EXPECT_TRUE(openMetricsWarning("10.0.0.1:9464", false, false));
+  EXPECT_FALSE(openMetricsWarning("0.0.0.0:9464", true, false));
+  EXPECT_FALSE(openMetricsWarning("0.0.0.0:9464", false, true));
+  EXPECT_FALSE(openMetricsWarning("127.0.0.1:9464", false, false));
+}
+
+}  // namespace
+}  // namespace opticsd
