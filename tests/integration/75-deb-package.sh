@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ctest-run-serial
 # The Debian package: `cpack -G DEB` builds it from the build directory,
-# lintian reports no errors, the files sit where the unit and the docs say.
+# lintian reports no errors, the files sit where the unit and the docs say,
+# and hardening-check (devscripts) finds Debian's hardening in the packaged
+# binary: PIE, stack protector, fortified functions, RELRO and BIND_NOW.
 # As root with dpkg (and no opticsd package already installed), `dpkg -i`
 # installs it (enabled, not started: no systemd runs here), the installed
 # unit verifies, the installed binary validates the shipped config and finds
@@ -31,6 +33,19 @@ for path in /usr/bin/opticsd /lib/systemd/system/opticsd.service /etc/opticsd/op
   /usr/share/man/man8/opticsd.8.gz /usr/share/doc/opticsd/copyright /usr/share/doc/opticsd/changelog.gz; do
   grep -qx "$path" "$WORK/contents.txt" || fail "package lacks $path"
 done
+note "hardening-check"
+if command -v hardening-check >/dev/null; then
+  dpkg-deb -x "$deb" "$WORK/root"
+  hardening-check "$WORK/root/usr/bin/opticsd" >"$WORK/hardening.txt" 2>&1 || true
+  cat "$WORK/hardening.txt"
+  for check in 'Position Independent Executable' 'Stack protected' 'Fortify Source functions' 'Read-only relocations' \
+    'Immediate binding'; do
+    grep -q "^ *$check: yes" "$WORK/hardening.txt" \
+      || fail "packaged binary lacks '$check' (build with OPTICSD_HARDENING=ON, the default)"
+  done
+else
+  echo "hardening-check (devscripts) not installed: not checked"
+fi
 dpkg-deb -f "$deb" Depends | grep -q 'libsystemd0' || fail "Depends lacks the shared libraries (shlibdeps)"
 dpkg-deb -e "$deb" "$WORK/control"
 grep -qx /etc/opticsd/opticsd.yaml "$WORK/control/conffiles" || fail "the config is not a conffile"
