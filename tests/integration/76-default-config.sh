@@ -3,6 +3,7 @@
 # shipped, listens on loopback only, and every commented example in it is
 # valid too once uncommented (all at once), so the examples cannot rot.
 source "$(dirname "$0")/lib.sh"
+need openssl
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 CONFIG="$OPTICSD_SOURCE_DIR/deploy/config/opticsd.yaml"
 
@@ -16,6 +17,9 @@ sed -E -e 's/^#((  )*[^ #])/\1/' -e "s#/etc/opticsd/#$WORK/etc/#g" -e "s#/var/li
   "$CONFIG" >"$WORK/examples.yaml"
 printf 'public\n' >"$WORK/etc/leaf-1.community"
 printf 'secret\n' >"$WORK/etc/metrics-password"
+# The TLS example's files are loaded at check time (as run would load them).
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -days 2 -nodes -subj /CN=localhost \
+  -keyout "$WORK/etc/metrics.key" -out "$WORK/etc/metrics.crt" 2>/dev/null || fail "openssl could not make a certificate"
 printf 'auth-secret\n' >"$WORK/creds/snmp_spine-1-auth"
 printf 'priv-secret\n' >"$WORK/creds/snmp_spine-1-priv"
 uncommented=$(diff "$CONFIG" "$WORK/examples.yaml" | grep -c '^>' || true)
