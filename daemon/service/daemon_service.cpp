@@ -1,9 +1,11 @@
 #include "daemon/service/daemon_service.hpp"
 
 #include <malloc.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -57,9 +59,30 @@ Result<std::string> readSecretFile(const std::string& path) {
   return secret;
 }
 
+// Room for a scraper under a connection flood: the HTTP server evicts the
+// connection that has waited longest, so the more it may hold, the longer a
+// new connection has to send its request while a flood churns. systemd's
+// soft limit of 1,024 open files is raised towards the hard limit for that.
+constexpr rlim_t kWantedOpenFiles = 8192;
+constexpr std::size_t kMaxHttpConnections = 2048;
+
+void sizeConnectionTable(ExporterOptions& options) {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < kWantedOpenFiles) {
+    files.rlim_cur = std::min<rlim_t>(kWantedOpenFiles, files.rlim_max);
+    (void)::setrlimit(RLIMIT_NOFILE, &files);
+    (void)::getrlimit(RLIMIT_NOFILE, &files);
+  }
+  // Leave a quarter of the descriptors to the store, SNMP sockets and netlink.
+  const std::size_t fit = static_cast<std::size_t>(files.rlim_cur) * 3 / 4;
+  options.max_connections = std::max(options.max_connections, std::min(kMaxHttpConnections, fit));
+  options.max_connections_per_source = options.max_connections / 2;
+}
+
 Result<ExporterOptions> exporterOptions(const ListenConfig& listen) {
   ExporterOptions options;
   options.listen = listen.address;
+  sizeConnectionTable(options);
   if (!listen.basic_auth_user.empty()) {
     auto password = readSecretFile(listen.basic_auth_password_file);
     if (!password) return fail("listen.basic_auth_password_file: " + password.error().message);

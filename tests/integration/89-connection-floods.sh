@@ -53,7 +53,9 @@ wait_for 100 curl -sf "${TLS_ARGS[@]}" "$TLS_URL" || { cat "$WORK/tls.log"; fail
 # and the flood's counts to NAME.flood.
 flood_and_scrape() {
   local name=$1 port=$2 flood_args=$3; shift 4
-  python3 "$FLOOD" --port "$port" $flood_args --seconds $((FLOOD_SECONDS + 8)) >"$WORK/$name.flood" &
+  # shellcheck disable=SC2086 # word splitting wanted
+  timeout $((FLOOD_SECONDS + 60)) python3 "$FLOOD" --port "$port" $flood_args --seconds $((FLOOD_SECONDS + 8)) \
+    >"$WORK/$name.flood" &
   local flood_pid=$!
   PIDS+=("$flood_pid")
   sleep 5  # the flood reaches full strength
