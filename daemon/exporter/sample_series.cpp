@@ -7,10 +7,24 @@ namespace {
 
 using prometheus::MetricType;
 
+// Catalogue keys in a prefixed unit that Prometheus wants in its base unit
+// (promtool refuses "milli"/"pico" + a base unit in a name).
+struct UnitRename {
+  std::string_view suffix;
+  std::string_view base_suffix;
+  double scale;
+};
+constexpr std::array<UnitRename, 3> kUnitRenames{{
+    {"_milliamperes", "_amperes", 1e-3},
+    {"_picoseconds_squared", "_seconds_squared", 1e-24},
+    {"_picoseconds", "_seconds", 1e-12},
+}};
+
 ExportedKey exportedKey(std::string_view key) {
-  static constexpr std::string_view kMilliAmperes = "_milliamperes";
-  if (key.ends_with(kMilliAmperes)) {
-    return {std::string(key.substr(0, key.size() - kMilliAmperes.size())) + "_amperes", 1e-3};
+  for (const auto& r : kUnitRenames) {
+    if (key.ends_with(r.suffix)) {
+      return {std::string(key.substr(0, key.size() - r.suffix.size())) + std::string(r.base_suffix), r.scale};
+    }
   }
   return {std::string(key), 1.0};
 }
@@ -48,7 +62,10 @@ const std::vector<FamilySpec>& familySpecs() {
     const auto gauge = MetricType::Gauge;
     const auto counter = MetricType::Counter;
     const auto help = [](const MetricInfo& m, const ExportedKey& k) {
-      return k.scale == 1.0 ? std::string(m.help) : std::string(m.help) + " Exported here in the base unit (amperes).";
+      if (k.scale == 1.0) return std::string(m.help);
+      const auto unit = k.key.substr(k.key.find_last_of('_') + 1);
+      return std::string(m.help) + " Exported here in the base unit (" +
+             (k.key.ends_with("_seconds_squared") ? std::string("seconds squared") : unit) + ").";
     };
     for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
       const std::string& key = moduleKeys()[i].key;
