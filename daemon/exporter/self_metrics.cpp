@@ -62,6 +62,15 @@ SelfMetrics::SelfMetrics(prometheus::Registry& registry, std::string_view versio
           singleGauge(registry, "opticsd_store_queue_length", "Poll cycles waiting for the history store writer.")),
       store_lag_(singleGauge(registry, "opticsd_store_lag_seconds",
                              "Age of the oldest cycle not yet committed to the history store.")),
+      findings_store_up_family_(prometheus::BuildGauge()
+                                    .Name("opticsd_findings_store_up")
+                                    .Help("Whether findings are being written to the history database (1) or not: "
+                                          "it could not be opened or the last write failed (0).")
+                                    .Register(registry)),
+      findings_dropped_(singleCounter(registry, "opticsd_findings_store_events_dropped_total",
+                                      "Findings, suspects and baselines dropped because the findings queue was full.")),
+      findings_errors_(singleCounter(registry, "opticsd_findings_store_write_errors_total",
+                                     "Failed write transactions of the findings tables (retried).")),
       reload_success_(singleGauge(registry, "opticsd_config_reload_success",
                                   "Whether the last config load or reload succeeded (1) or was refused (0).")),
       reload_timestamp_(singleGauge(registry, "opticsd_config_last_reload_timestamp_seconds",
@@ -139,6 +148,14 @@ void SelfMetrics::setStoreStats(const StoreStats& stats) {
   advanceTo(store_errors_, stats.write_errors_total);
   store_queue_.Set(static_cast<double>(stats.queue_length));
   store_lag_.Set(stats.lag_seconds);
+}
+
+void SelfMetrics::setFindingsStoreStats(const FindingsStoreStats& stats) {
+  std::lock_guard lock(mutex_);
+  if (!findings_store_up_) findings_store_up_ = &findings_store_up_family_.Add({});
+  findings_store_up_->Set(stats.up ? 1 : 0);
+  advanceTo(findings_dropped_, stats.dropped_total);
+  advanceTo(findings_errors_, stats.write_errors_total);
 }
 
 void SelfMetrics::recordConfigLoad(bool ok, double unix_seconds) {

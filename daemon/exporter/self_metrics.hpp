@@ -12,6 +12,10 @@
 //   opticsd_store_write_errors_total               counters
 //   opticsd_store_queue_length                     gauge, cycles waiting for the writer
 //   opticsd_store_lag_seconds                      gauge
+//   opticsd_findings_store_up                      gauge 0/1, findings are being persisted
+//                                                  (absent when storage is off in the config)
+//   opticsd_findings_store_events_dropped_total,
+//   opticsd_findings_store_write_errors_total      counters
 //   opticsd_build_info{version}                    gauge, always 1
 //   opticsd_config_reload_success                  gauge 0/1, the last load or reload attempt
 //   opticsd_config_last_reload_timestamp_seconds   gauge, UNIX time of the last successful load
@@ -58,6 +62,14 @@ class SelfMetrics {
   };
   void setStoreStats(const StoreStats& stats);
 
+  // The findings tables: `up` false when they could not be opened or the last write failed.
+  struct FindingsStoreStats {
+    bool up = false;
+    std::uint64_t dropped_total = 0;
+    std::uint64_t write_errors_total = 0;
+  };
+  void setFindingsStoreStats(const FindingsStoreStats& stats);
+
   // Config load or reload at `unix_seconds`; the timestamp moves only on success.
   void recordConfigLoad(bool ok, double unix_seconds);
 
@@ -87,6 +99,10 @@ class SelfMetrics {
   prometheus::Counter& store_errors_;
   prometheus::Gauge& store_queue_;
   prometheus::Gauge& store_lag_;
+  prometheus::Family<prometheus::Gauge>& findings_store_up_family_;
+  prometheus::Gauge* findings_store_up_ = nullptr;  // created when first known
+  prometheus::Counter& findings_dropped_;
+  prometheus::Counter& findings_errors_;
   prometheus::Gauge& reload_success_;
   prometheus::Gauge& reload_timestamp_;
   std::map<std::string, TargetSeries, std::less<>> targets_;

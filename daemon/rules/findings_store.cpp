@@ -186,6 +186,11 @@ bool FindingsStore::flush(std::chrono::milliseconds timeout) {
   return done_.wait_for(lock, timeout, [&] { return finished_total_ >= goal; });
 }
 
+FindingsStore::Stats FindingsStore::stats() {
+  std::lock_guard lock(mutex_);
+  return Stats{dropped_total_, write_errors_total_, failing_};
+}
+
 void FindingsStore::run() {
   bool failing = false;
   std::vector<Event> batch;
@@ -202,6 +207,7 @@ void FindingsStore::run() {
     if (batch.empty()) continue;
     auto ok = write(batch);
     std::lock_guard lock(mutex_);
+    failing_ = !ok;
     if (ok) {
       finished_total_ += batch.size();
       batch.clear();
@@ -210,6 +216,7 @@ void FindingsStore::run() {
     } else {
       if (!failing && log_) log_("findings write failed error=" + ok.error().message);
       failing = true;
+      ++write_errors_total_;
       if (stop_) {
         finished_total_ += batch.size();
         return;

@@ -52,6 +52,14 @@ class FindingsStore : public FindingSink {
   // Waits until everything queued before the call is written; false on timeout.
   bool flush(std::chrono::milliseconds timeout);
 
+  // For the self-metrics: findings that did not reach the disk.
+  struct Stats {
+    std::uint64_t dropped_total = 0;       // events dropped from a full queue
+    std::uint64_t write_errors_total = 0;  // failed write transactions (retried)
+    bool failing = false;                  // the last write failed
+  };
+  Stats stats();
+
   static Result<std::vector<Finding>> loadFindings(const std::filesystem::path& path, const FindingsFilter& filter);
   static Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path);
 
@@ -81,6 +89,8 @@ class FindingsStore : public FindingSink {
   std::uint64_t queued_total_ = 0;
   std::uint64_t finished_total_ = 0;
   std::uint64_t dropped_total_ = 0;
+  std::uint64_t write_errors_total_ = 0;
+  bool failing_ = false;
   bool stop_ = false;
   std::function<void(std::string_view)> log_;
   std::filesystem::path path_;

@@ -272,6 +272,12 @@ class DaemonService {
           stats.written_samples_total, stats.dropped_samples_total, stats.decimated_samples_total,
           stats.write_errors_total, stats.queued_cycles, stats.lag_seconds, stats.downsampled_rows_total});
     }
+    if (findings_store_) {
+      const auto stats = findings_store_->stats();
+      exporter_->self().setFindingsStoreStats({!stats.failing, stats.dropped_total, stats.write_errors_total});
+    } else if (config_.storage.enabled) {
+      exporter_->self().setFindingsStoreStats({});  // storage is on, but findings have nowhere to go
+    }
     std::ostringstream status;
     status << "STATUS=polling " << scheduler_->targetCount() << " targets, " << pipeline_->cycles()
            << " polls done; history " << (!store_ ? "disabled" : store_->stats().failing ? "failing" : "ok");

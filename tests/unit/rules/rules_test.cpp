@@ -330,6 +330,35 @@ TEST(Rules, FindingsStoreReopensADeletedDatabaseAndKeepsWriting) {
   EXPECT_NE(log.front().find("reopening"), std::string::npos) << log.front();
 }
 
+// What the self-metrics read: a write that cannot reach the disk is counted
+// and flagged until one succeeds again.
+TEST(Rules, FindingsStoreStatsCountFailedWritesUntilTheyRecover) {
+  TempDir dir;
+  const auto db = dir.file("history.db");
+  auto store = FindingsStore::open(db);
+  ASSERT_TRUE(store) << store.error().message;
+  Finding f;
+  f.target = "sw";
+  f.port = "p1";
+  f.rule = "rx_power_low";
+  f.start_ms = 1000;
+  EXPECT_FALSE((*store)->stats().failing);
+  // The database replaced by a directory: every reopen and write fails.
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
+  std::filesystem::create_directory(db);
+  (*store)->record(f);
+  EXPECT_FALSE((*store)->flush(std::chrono::milliseconds(1500)));
+  const auto failing = (*store)->stats();
+  EXPECT_TRUE(failing.failing);
+  EXPECT_GE(failing.write_errors_total, 1u);
+  EXPECT_EQ(failing.dropped_total, 0u);
+  std::filesystem::remove(db);
+  ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
+  const auto recovered = (*store)->stats();
+  EXPECT_FALSE(recovered.failing);
+  EXPECT_GE(recovered.write_errors_total, failing.write_errors_total);
+}
+
 TEST(Rules, TopologyInfoNamesWhatSitsBehindEachPortAndFollowsLldp) {
   std::vector<ConfigIssue> issues;
   Topology topo = parseTopology(
