@@ -1,7 +1,9 @@
 #include "drivers/snmp/profile.hpp"
 
 #include <array>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -121,6 +123,47 @@ class Reader {
     }
   }
 
+  // `absent: -1000.01` or `absent: [-1000.01, 65535]`
+  Result<Sentinels> sentinels(const YAML::Node& node) const {
+    Sentinels out;
+    auto one = [&](const YAML::Node& item) -> Result<void> {
+      double v = 0;
+      if (!item.IsScalar() || !YAML::convert<double>::decode(item, v) || !std::isfinite(v)) {
+        return failAt(item, "absent: expected a number or a list of numbers");
+      }
+      out.values.push_back(v);
+      return {};
+    };
+    if (node.IsSequence()) {
+      for (const auto& item : node) {
+        auto ok = one(item);
+        if (!ok) return tl::unexpected(ok.error());
+      }
+    } else {
+      auto ok = one(node);
+      if (!ok) return tl::unexpected(ok.error());
+    }
+    return out;
+  }
+
+  Result<std::vector<std::int64_t>> integers(const YAML::Node& node, std::string_view what, std::int64_t lo,
+                                             std::int64_t hi) const {
+    std::vector<std::int64_t> out;
+    if (node && node.IsSequence()) {
+      for (const auto& item : node) {
+        auto v = integer(item, what, lo, hi);
+        if (!v) return tl::unexpected(v.error());
+        out.push_back(*v);
+      }
+    } else {
+      auto v = integer(node, what, lo, hi);
+      if (!v) return tl::unexpected(v.error());
+      out.push_back(*v);
+    }
+    if (out.empty()) return failAt(node, std::string(what) + ": empty list");
+    return out;
+  }
+
   Result<MetricTarget> metric(const YAML::Node& node) const {
     auto text = string(node, "metric");
     if (!text) return tl::unexpected(text.error());
@@ -165,7 +208,7 @@ Result<EntitySensorSpec> parseEntitySensors(const Reader& r, const YAML::Node& n
   const auto sensors = node["sensors"];
   if (!sensors || !sensors.IsSequence() || sensors.size() == 0) return r.failAt(node, "sensors: expected a list");
   for (const auto& s : sensors) {
-    auto ok = r.onlyKeys(s, {"match", "metric", "type", "unit"});
+    auto ok = r.onlyKeys(s, {"match", "metric", "type", "unit", "absent"});
     if (!ok) return tl::unexpected(ok.error());
     SensorRule rule;
     OPTICSD_TRY(pattern, r.string(s["match"], "match"));
@@ -182,6 +225,10 @@ Result<EntitySensorSpec> parseEntitySensors(const Reader& r, const YAML::Node& n
     if (s["unit"]) {
       OPTICSD_TRY(unit, r.unit(s["unit"]));
       rule.unit = unit;
+    }
+    if (s["absent"]) {
+      OPTICSD_TRY(absent, r.sentinels(s["absent"]));
+      rule.absent = std::move(absent);
     }
     spec.sensors.push_back(std::move(rule));
   }
@@ -275,7 +322,7 @@ Result<EntitySensorSpec> parseEntitySensors(const Reader& r, const YAML::Node& n
 }
 
 Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
-  auto keys = r.onlyKeys(node, {"name", "entry", "port_arc", "lane_arc", "lane_base", "columns"});
+  auto keys = r.onlyKeys(node, {"name", "entry", "port_arc", "lane_arc", "lane_base", "skip_rows", "port", "columns"});
   if (!keys) return tl::unexpected(keys.error());
   TableSpec table;
   OPTICSD_TRY(name, r.string(node["name"], "name"));
@@ -294,10 +341,66 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
     OPTICSD_TRY(base, r.integer(node["lane_base"], "lane_base", 0, 1));
     table.lane_base = static_cast<int>(base);
   }
+  if (const auto port = node["port"]) {
+    auto ok = r.onlyKeys(port, {"if_index_column", "name_column", "entity_index", "pattern"});
+    if (!ok) return tl::unexpected(ok.error());
+    int given = (port["if_index_column"] ? 1 : 0) + (port["name_column"] ? 1 : 0) + (port["entity_index"] ? 1 : 0);
+    if (given != 1) return r.failAt(port, "port: give one of if_index_column, name_column, entity_index");
+    if (port["if_index_column"]) {
+      OPTICSD_TRY(col, r.integer(port["if_index_column"], "port.if_index_column", 1, 100000));
+      table.port.from = TablePortSpec::From::kIfIndexColumn;
+      table.port.column = static_cast<std::uint32_t>(col);
+    } else if (port["name_column"]) {
+      OPTICSD_TRY(col, r.integer(port["name_column"], "port.name_column", 1, 100000));
+      table.port.from = TablePortSpec::From::kNameColumn;
+      table.port.column = static_cast<std::uint32_t>(col);
+    } else {
+      OPTICSD_TRY(flag, r.string(port["entity_index"], "port.entity_index"));
+      if (flag != "true") return r.failAt(port["entity_index"], "port.entity_index: expected true");
+      table.port.from = TablePortSpec::From::kEntityArc;
+    }
+    if (port["pattern"]) {
+      if (table.port.from != TablePortSpec::From::kNameColumn) {
+        return r.failAt(port["pattern"], "port.pattern: only with name_column");
+      }
+      OPTICSD_TRY(text, r.string(port["pattern"], "port.pattern"));
+      OPTICSD_TRY(re, r.regex(port["pattern"], "port.pattern"));
+      if (re.mark_count() < 1) return r.failAt(port["pattern"], "port.pattern: needs a capture group for the port");
+      table.port.pattern = std::move(re);
+      table.port.pattern_text = text;
+    }
+  }
+  if (const auto skips = node["skip_rows"]) {
+    if (!skips.IsSequence()) return r.failAt(skips, "skip_rows: expected a list");
+    for (const auto& k : skips) {
+      auto ok = r.onlyKeys(k, {"all_zero", "column", "equals", "not_equals"});
+      if (!ok) return tl::unexpected(ok.error());
+      RowSkip skip;
+      if (k["all_zero"]) {
+        if (k["column"] || k["equals"] || k["not_equals"]) {
+          return r.failAt(k, "skip_rows: all_zero stands alone (a list of columns)");
+        }
+        OPTICSD_TRY(cols, r.integers(k["all_zero"], "all_zero", 1, 100000));
+        for (auto c : cols) skip.columns.push_back(static_cast<std::uint32_t>(c));
+        skip.kind = RowSkip::Kind::kAllZero;
+      } else {
+        OPTICSD_TRY(col, r.integer(k["column"], "skip_rows.column", 1, 100000));
+        skip.columns.push_back(static_cast<std::uint32_t>(col));
+        if (!!k["equals"] == !!k["not_equals"]) return r.failAt(k, "skip_rows: give equals or not_equals");
+        skip.kind = k["equals"] ? RowSkip::Kind::kEquals : RowSkip::Kind::kNotEquals;
+        OPTICSD_TRY(values, r.integers(k["equals"] ? k["equals"] : k["not_equals"], "skip_rows value",
+                                       std::numeric_limits<std::int64_t>::min(),
+                                       std::numeric_limits<std::int64_t>::max()));
+        skip.values = std::move(values);
+      }
+      table.skip_rows.push_back(std::move(skip));
+    }
+  }
   const auto columns = node["columns"];
   if (!columns || !columns.IsSequence() || columns.size() == 0) return r.failAt(node, "columns: expected a list");
   for (const auto& c : columns) {
-    auto ok = r.onlyKeys(c, {"column", "metric", "threshold", "divisor", "unit", "precision_column", "scale_column"});
+    auto ok = r.onlyKeys(c, {"column", "metric", "threshold", "divisor", "unit", "precision_column", "scale_column",
+                             "format", "absent", "lane"});
     if (!ok) return tl::unexpected(ok.error());
     ColumnRule rule;
     OPTICSD_TRY(col, r.integer(c["column"], "column", 1, 100000));
@@ -328,6 +431,29 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
     if (c["scale_column"]) {
       OPTICSD_TRY(sc, r.integer(c["scale_column"], "scale_column", 1, 100000));
       rule.scale_column = static_cast<std::uint32_t>(sc);
+    }
+    if (c["format"]) {
+      OPTICSD_TRY(format, r.string(c["format"], "format"));
+      if (format == "integer") {
+        rule.format = ValueFormat::kInteger;
+      } else if (format == "text") {
+        rule.format = ValueFormat::kText;
+      } else if (format == "float32") {
+        rule.format = ValueFormat::kFloat32;
+      } else {
+        return r.failAt(c["format"], "format: expected integer, text or float32");
+      }
+      if (metric.isCounter() && rule.format != ValueFormat::kInteger) {
+        return r.failAt(c["format"], "format: counters are integers");
+      }
+    }
+    if (c["absent"]) {
+      OPTICSD_TRY(absent, r.sentinels(c["absent"]));
+      rule.absent = std::move(absent);
+    }
+    if (c["lane"]) {
+      OPTICSD_TRY(lane, r.integer(c["lane"], "lane", 1, 64));
+      rule.lane = static_cast<std::uint16_t>(lane);
     }
     table.columns.push_back(rule);
   }

@@ -163,6 +163,8 @@ TEST(JuniperProfile, ModuleAndLaneTables) {
   EXPECT_DOUBLE_EQ(*rx->low_warning, -16.98);
   EXPECT_DOUBLE_EQ(*s->thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 110.0);
   EXPECT_DOUBLE_EQ(*s->thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 0.0);  // a dBm limit of 0 is real
+  EXPECT_EQ(findPort(r, "ge-1/0/1"), nullptr) << "an all-zero row (empty cage) became a 0 C, 0 dBm module";
+  EXPECT_EQ(r.samples.size(), 1u);
 }
 
 TEST(BrokenAgent, EachBadRowIsAnIssueAndGoodRowsSurvive) {
