@@ -27,7 +27,7 @@ PORT=$(free_port)
   echo "storage: {enabled: false}"
   echo "targets:"
   for p in "${PROFILES[@]}"; do
-    echo "  - {name: sw-$p, driver: snmp, address: 127.0.0.1, port: $SNMPSIM_PORT, community: $p, timeout: 2s, retries: 1}"
+    echo "  - {name: sw-$p, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: $p, timeout: 2s, retries: 1}"
   done
 } >"$WORK/opticsd.yaml"
 start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
@@ -47,9 +47,37 @@ for p in "${PROFILES[@]}"; do
   [ "$rx" -ge 1 ] || fail "$t: no lane Rx power"
   [ "$temp" -ge 1 ] || fail "$t: no module temperature"
   grep -q "^opticsd_poll_errors_total{.*target=\"$t\".*} [1-9]" "$WORK/scrape.txt" && fail "$t: poll errors"
+  grep -Eq "^opticsd_target_modules\{.*target=\"$t\".*\} $modules\$" "$WORK/scrape.txt" \
+    || fail "$t: opticsd_target_modules is not the $modules modules exported"
   grep -E "^opticsd_lane_rx_power_dbm\{target=\"$t\"" "$WORK/scrape.txt" | awk '{ if ($NF < -40 || $NF > 10) bad = 1 } END { exit bad }' \
     || fail "$t: an Rx power outside -40..10 dBm (scaling?)"
 done
 grep -q 'opticsd_module_info{target="sw-arista-eos".*vendor="' "$WORK/scrape.txt" || fail "no identity from the Arista profile"
 stop_opticsd
+
+# A profile that fits no sensor of the device while ENTITY-MIB lists its
+# transceivers: poll-once fails and says why; --explain shows each row.
+cat >"$WORK/mismatch.yaml" <<EOF
+targets:
+  - {name: wrong-profile, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: arista-eos, profile: cisco-entity-sensor, timeout: 4s}
+  - {name: junos, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: juniper-dom, timeout: 4s}
+EOF
+set +e
+"$OPTICSD" poll-once --config "$WORK/mismatch.yaml" --explain >"$WORK/explain.json" 2>"$WORK/explain.err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || { cat "$WORK/explain.err"; fail "poll-once exit $rc, expected 1 (a target found 0 modules)"; }
+grep -q "target wrong-profile: profile cisco-entity-sensor found 0 modules, but ENTITY-MIB lists" "$WORK/explain.err" \
+  || { cat "$WORK/explain.err"; fail "poll-once does not say why 0 modules"; }
+grep -q "explain junos: profile juniper-dom (" "$WORK/explain.err" || fail "--explain names no profile"
+grep -q "explain junos: jnxDomCurrentEntry.517: row skipped (no module): all_zero" "$WORK/explain.err" \
+  || { cat "$WORK/explain.err"; fail "--explain does not show the empty cage skipped"; }
+python3 - "$WORK/explain.json" <<'PY' || fail "poll-once JSON: wrong ok flags or an empty-cage module"
+import json, sys
+targets = {t["target"]: t for t in json.load(open(sys.argv[1]))["targets"]}
+assert targets["wrong-profile"]["ok"] is False, targets["wrong-profile"]
+assert targets["junos"]["ok"] is True
+assert [s["port"] for s in targets["junos"]["samples"]] == ["ge-1/0/0"], targets["junos"]["samples"]
+assert any("row skipped" in line for line in targets["junos"]["explain"])
+PY
 echo PASS
