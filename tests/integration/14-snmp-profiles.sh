@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every shipped SNMP profile through the real daemon: one snmpsim agent serves
-# the Arista EOS, SONiC, Cisco and Juniper fixtures (community = fixture), the
+# the Arista EOS, SONiC, Cisco NX-OS and IOS-XE and Juniper fixtures (community = fixture), the
 # daemon picks each profile by sysObjectID (none is named in the config), and
 # every target comes up with module values, lane Rx power and identity on a
 # scrape that passes promtool, with no poll errors.
@@ -12,7 +12,7 @@ need snmpget
 need promtool
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 FIXTURES="$OPTICSD_SOURCE_DIR/tests/fixtures/snmp"
-PROFILES=(arista-eos sonic cisco-entity-sensor juniper-dom)
+PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe juniper-dom)  # fixture names
 
 files=()
 for p in "${PROFILES[@]}"; do files+=("$FIXTURES/$p.snmprec"); done

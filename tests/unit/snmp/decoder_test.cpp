@@ -144,6 +144,37 @@ TEST(CiscoProfile, DbmTypeAndRelationThresholds) {
   EXPECT_EQ(s->identity.part_number, "SFP-10G-SR");
 }
 
+// Issue 12: IOS-XE names its sensors "Te1/0/1 Module Temperature Sensor" (no
+// "Transceiver", no lane) and gave 0 modules with an ok poll.
+TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
+  auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-iosxe.snmprec"), "c9300", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 2u) << "the inlet temperature sensor became a module";
+  const Sample* te = findPort(r, "Te1/0/1");
+  ASSERT_NE(te, nullptr);
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kTemperatureCelsius], 28.9);
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kSupplyVoltageVolts], 3.28);
+  ASSERT_EQ(te->lanes.size(), 1u);
+  EXPECT_NEAR(*te->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 34.8, 1e-9);  // milli A, precision 1
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kTxPowerDbm], -2.3);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kRxPowerDbm], -4.1);
+  const auto& rx = te->thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, -1.0);
+  EXPECT_DOUBLE_EQ(*rx->high_warning, -3.0);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -16.0);
+  EXPECT_DOUBLE_EQ(*rx->low_warning, -14.0);
+  EXPECT_EQ(te->identity.serial, "FNS17460ABC");
+  const Sample* hu = findPort(r, "Hu1/0/49");
+  ASSERT_NE(hu, nullptr);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kTemperatureCelsius], 35.5);
+  ASSERT_EQ(hu->lanes.size(), 4u);
+  for (int lane = 1; lane <= 4; ++lane) {
+    EXPECT_EQ(hu->lanes[lane - 1].number, lane);
+    EXPECT_DOUBLE_EQ(*hu->lanes[lane - 1].values[LaneMetric::kRxPowerDbm], -1.0 * lane);
+  }
+}
+
 TEST(JuniperProfile, ModuleAndLaneTables) {
   auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-dom.snmprec"), "mx", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
