@@ -1,5 +1,6 @@
 #include "drivers/snmp/profile.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fstream>
@@ -466,13 +467,23 @@ Result<MetricTarget> parseMetricName(std::string_view name) {
   for (const auto& row : kMetricNames) {
     if (row.name == name) return row.target;
   }
-  return fail("unknown metric '" + std::string(name) + "'");
+  // Every other catalogue value by its full name (drivers/measurement.hpp),
+  // e.g. q_factor_decibels or osnr_decibels: module values first, then lane.
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    if (kModuleMetricInfo[i].key == name) return moduleMetric(static_cast<ModuleMetric>(i));
+  }
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+    if (kLaneMetricInfo[i].key == name) return laneMetric(static_cast<LaneMetric>(i));
+  }
+  return fail("unknown metric '" + std::string(name) + "' (see schemas/snmp-profiles/README.md)");
 }
 
 std::string_view metricName(const MetricTarget& target) {
   for (const auto& row : kMetricNames) {
     if (sameTarget(row.target, target)) return row.name;
   }
+  if (target.kind == MetricTarget::Kind::kModule) return info(target.module).key;
+  if (target.kind == MetricTarget::Kind::kLane) return info(target.lane).key;
   return "unknown";
 }
 
@@ -493,7 +504,7 @@ Result<Profile> loadProfile(std::string_view yaml_text, std::string source) {
   }
   try {
     if (!root.IsMap()) return r.failAt(root, "a profile is a mapping");
-    auto keys = r.onlyKeys(root, {"name", "description", "sys_object_id", "entity_sensors", "tables"});
+    auto keys = r.onlyKeys(root, {"name", "description", "extends", "sys_object_id", "entity_sensors", "tables"});
     if (!keys) return tl::unexpected(keys.error());
     Profile profile;
     profile.source = source;
@@ -528,13 +539,37 @@ Result<Profile> loadProfile(std::string_view yaml_text, std::string source) {
         profile.tables.push_back(std::move(table));
       }
     }
-    if (!profile.entity_sensors && profile.tables.empty()) {
-      return r.failAt(root, "a profile needs entity_sensors or tables");
+    if (root["extends"]) {
+      OPTICSD_TRY(base, r.string(root["extends"], "extends"));
+      if (base.empty() || base == profile.name) return r.failAt(root["extends"], "extends: names no other profile");
+      profile.extends = base;
+    }
+    if (!profile.entity_sensors && profile.tables.empty() && profile.extends.empty()) {
+      return r.failAt(root, "a profile needs entity_sensors or tables (or extends)");
     }
     return profile;
   } catch (const YAML::Exception& e) {
     return fail(source + ": " + e.what());
   }
+}
+
+Profile extendProfile(const Profile& base, const Profile& child) {
+  Profile out = base;
+  out.name = child.name;
+  out.source = child.source + " (extends " + base.name + " from " + base.source + ")";
+  out.extends.clear();
+  out.sys_object_ids = child.sys_object_ids;
+  if (!child.description.empty()) out.description = child.description;
+  if (child.entity_sensors) out.entity_sensors = child.entity_sensors;
+  for (const auto& table : child.tables) {
+    auto same = std::find_if(out.tables.begin(), out.tables.end(), [&](const TableSpec& t) { return t.name == table.name; });
+    if (same != out.tables.end()) {
+      *same = table;
+    } else {
+      out.tables.push_back(table);
+    }
+  }
+  return out;
 }
 
 Result<Profile> loadProfileFile(const std::string& path) {

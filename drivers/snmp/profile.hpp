@@ -166,10 +166,19 @@ struct Profile {
   std::string name;
   std::string description;
   std::string source;  // file it came from
+  // `extends: NAME`: built on that profile (ProfileCatalog resolves it with
+  // extendProfile); empty once resolved or when not given.
+  std::string extends;
   std::vector<Oid> sys_object_ids;  // prefixes
   std::optional<EntitySensorSpec> entity_sensors;
   std::vector<TableSpec> tables;
 };
+
+// `child` (which names `base` in `extends`) on top of `base`: the child's
+// description and entity_sensors replace the base's when given; its tables
+// replace base tables of the same name and are added after the others.
+// sys_object_id is never inherited (two profiles would claim one device).
+Profile extendProfile(const Profile& base, const Profile& child);
 
 // Parses one profile document. `source` names it in errors ("file:line:col: ...").
 Result<Profile> loadProfile(std::string_view yaml_text, std::string source);

@@ -3,8 +3,12 @@
 // column, and the ways a table row names its port. Each test builds a small
 // table in snmprec text and a profile in YAML, so the expected values follow
 // from the lines above them.
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
+#include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
 #include "drivers/snmp/snmprec.hpp"
 
@@ -305,6 +309,60 @@ TEST(ProfileFormat, BadNewKeysAreRefusedWithTheirPlace) {
       EXPECT_NE(p.error().message.find("bad.yaml:"), std::string::npos) << p.error().message;
     }
   }
+}
+
+TEST(ProfileFormat, ExtendsAShippedProfileInsteadOfCopyingIt) {
+  const std::string dir = ::testing::TempDir() + "/extends-profiles";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/junos-evo.yaml") << R"(name: junos-evo-site
+extends: juniper-dom
+sys_object_id: 1.3.6.1.4.1.2636.1.1.1.4
+tables:
+  - name: jnxDomModuleLaneEntry            # replaced: lane Rx power only
+    entry: 1.3.6.1.4.1.2636.3.60.1.2.1.1
+    lane_arc: 2
+    lane_base: 0
+    columns:
+      - {column: 6, metric: rx_power, unit: dbm, divisor: 100}
+  - name: siteCoherentEntry                # added
+    entry: 1.3.6.1.4.1.32473.9.1
+    columns:
+      - {column: 2, metric: q_factor_decibels, divisor: 10}
+      - {column: 3, metric: osnr_decibels, divisor: 10}
+)";
+  auto catalog = ProfileCatalog::load({std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles", dir});
+  ASSERT_TRUE(catalog) << catalog.error().message;
+  auto child = (*catalog)->byName("junos-evo-site");
+  auto base = (*catalog)->byName("juniper-dom");
+  ASSERT_TRUE(child && base);
+  ASSERT_EQ(child->tables.size(), 3u);
+  EXPECT_EQ(child->tables[0].columns.size(), base->tables[0].columns.size()) << "the base table is inherited";
+  EXPECT_EQ(child->tables[0].skip_rows.size(), 1u);
+  EXPECT_EQ(child->tables[1].columns.size(), 1u) << "a table of the same name replaces the base's";
+  EXPECT_EQ(child->tables[2].name, "siteCoherentEntry");
+  ASSERT_EQ(child->sys_object_ids.size(), 1u);
+  EXPECT_EQ(child->sys_object_ids[0].toString(), "1.3.6.1.4.1.2636.1.1.1.4");
+  EXPECT_EQ((*catalog)->bySysObjectId(*Oid::parse("1.3.6.1.4.1.2636.1.1.1.4.99"))->name, "junos-evo-site");
+  EXPECT_EQ((*catalog)->bySysObjectId(*Oid::parse("1.3.6.1.4.1.2636.1.1.1.2.90"))->name, "juniper-dom");
+
+  auto r = decode(*child,
+                  storeFrom("1.3.6.1.4.1.32473.9.1.2.5|2|121\n1.3.6.1.4.1.32473.9.1.3.5|2|185\n"
+                            "1.3.6.1.2.1.31.1.1.1.1.5|4|et-0/0/5\n"),
+                  "ptx", 0);
+  const Sample* p = findPort(r, "et-0/0/5");
+  ASSERT_NE(p, nullptr) << ports(r);
+  EXPECT_DOUBLE_EQ(*p->lanes.at(0).values[LaneMetric::kQFactorDecibels], 12.1);
+  EXPECT_DOUBLE_EQ(*p->lanes.at(0).values[LaneMetric::kOsnrDecibels], 18.5);
+}
+
+TEST(ProfileFormat, ExtendsAnUnknownProfileFailsTheCatalogWithTheFile) {
+  const std::string dir = ::testing::TempDir() + "/extends-broken";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/x.yaml") << "name: x\nextends: no-such-profile\n";
+  auto catalog = ProfileCatalog::load({dir});
+  ASSERT_FALSE(catalog);
+  EXPECT_NE(catalog.error().message.find("x.yaml: extends 'no-such-profile'"), std::string::npos)
+      << catalog.error().message;
 }
 
 }  // namespace
