@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every shipped SNMP profile through the real daemon: one snmpsim agent serves
-# the Arista EOS, SONiC, Cisco NX-OS and IOS-XE and Juniper fixtures (community = fixture), the
+# the Arista EOS, SONiC, Cisco NX-OS and IOS-XE, Juniper and Nokia SR OS fixtures (community = fixture), the
 # daemon picks each profile by sysObjectID (none is named in the config), and
 # every target comes up with module values, lane Rx power and identity on a
 # scrape that passes promtool, with no poll errors.
@@ -12,7 +12,7 @@ need snmpget
 need promtool
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 FIXTURES="$OPTICSD_SOURCE_DIR/tests/fixtures/snmp"
-PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe juniper-dom)  # fixture names
+PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe juniper-dom nokia-sros)  # fixture names
 
 files=()
 for p in "${PROFILES[@]}"; do files+=("$FIXTURES/$p.snmprec"); done
@@ -27,7 +27,7 @@ PORT=$(free_port)
   echo "storage: {enabled: false}"
   echo "targets:"
   for p in "${PROFILES[@]}"; do
-    echo "  - {name: sw-$p, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: $p, timeout: 2s, retries: 1}"
+    echo "  - {name: sw-$p, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: $p, timeout: 8s, retries: 1}"
   done
 } >"$WORK/opticsd.yaml"
 start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"

@@ -198,6 +198,37 @@ TEST(JuniperProfile, ModuleAndLaneTables) {
   EXPECT_EQ(r.samples.size(), 1u);
 }
 
+// TIMETRA-PORT-MIB encodings: 1/256 C, 100 uV, 2 uA, 0.1 uW.
+TEST(NokiaProfile, ModuleAndLaneTablesInTheMibsUnits) {
+  auto r = decode(shippedProfile("nokia-sros"), fixtureStore("nokia-sros.snmprec"), "sr1", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 2u) << "the empty cage 1/1/2 became a module";
+  const Sample* sfp = findPort(r, "1/1/1");
+  ASSERT_NE(sfp, nullptr);
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kTemperatureCelsius], 35.0);      // 8960 / 256
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kSupplyVoltageVolts], 3.2944);    // 32944 x 100 uV
+  ASSERT_EQ(sfp->lanes.size(), 1u);
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 4.536, 1e-9);  // 2268 x 2 uA
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kTxPowerDbm], dbm(0.3196), 1e-9);    // 3196 x 0.1 uW
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kRxPowerDbm], -10.0, 1e-9);          // 100 uW
+  EXPECT_DOUBLE_EQ(*sfp->thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 109.0);
+  EXPECT_DOUBLE_EQ(*sfp->thresholds(ModuleMetric::kTemperatureCelsius)->low_alarm, -29.0);
+  EXPECT_NEAR(*sfp->thresholds(LaneMetric::kRxPowerDbm)->low_alarm, dbm(0.0298), 1e-9);
+  EXPECT_NEAR(*sfp->thresholds(LaneMetric::kTxBiasMilliamperes)->high_alarm, 15.0, 1e-9);
+  const Sample* qsfp = findPort(r, "1/1/3");
+  ASSERT_NE(qsfp, nullptr);
+  EXPECT_DOUBLE_EQ(*qsfp->module[ModuleMetric::kTemperatureCelsius], 36.0);
+  EXPECT_FALSE(qsfp->thresholds(LaneMetric::kTxBiasMilliamperes)) << "an empty 0 mA limit became a limit";
+  ASSERT_EQ(qsfp->lanes.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const Lane* l = findLane(*qsfp, n);
+    ASSERT_NE(l, nullptr);
+    EXPECT_NEAR(*l->values[LaneMetric::kTxBiasMilliamperes], 7.0, 1e-9);
+    EXPECT_NEAR(*l->values[LaneMetric::kTxPowerDbm], dbm(0.5), 1e-9);
+    EXPECT_NEAR(*l->values[LaneMetric::kRxPowerDbm], dbm((4000 - 500 * n) / 10000.0), 1e-9) << n;
+  }
+}
+
 TEST(BrokenAgent, EachBadRowIsAnIssueAndGoodRowsSurvive) {
   auto r = decode(shippedProfile("arista-eos"), fixtureStore("broken-arista.snmprec"), "bad", 0);
   ASSERT_EQ(r.samples.size(), 1u);
