@@ -3,6 +3,7 @@
 // column, and the ways a table row names its port. Each test builds a small
 // table in snmprec text and a profile in YAML, so the expected values follow
 // from the lines above them.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -363,6 +364,30 @@ TEST(ProfileFormat, ExtendsAnUnknownProfileFailsTheCatalogWithTheFile) {
   ASSERT_FALSE(catalog);
   EXPECT_NE(catalog.error().message.find("x.yaml: extends 'no-such-profile'"), std::string::npos)
       << catalog.error().message;
+}
+
+// The fuzz-only profile (tests/fuzz/snmp/profiles) must load, or the decode
+// fuzzer silently loses the features it is there to drive.
+TEST(ProfileFormat, FuzzOnlyProfileLoadsAndDecodesEveryFixture) {
+  auto catalog = ProfileCatalog::load({std::string(OPTICSD_SOURCE_DIR) + "/tests/fuzz/snmp/profiles"});
+  ASSERT_TRUE(catalog) << catalog.error().message;
+  auto profile = (*catalog)->byName("fuzz-formats");
+  ASSERT_TRUE(profile);
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(OPTICSD_SOURCE_DIR) + "/tests/fixtures/snmp")) {
+    if (entry.path().extension() != ".snmprec") continue;
+    auto rows = readSnmprecFile(entry.path().string());
+    ASSERT_TRUE(rows) << entry.path();
+    auto r = decode(*profile, VarbindStore(*rows), "fuzz", 0);
+    for (const auto& sample : r.samples) {
+      for (const auto& lane : sample.lanes) {
+        for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
+          const auto& v = lane.values[static_cast<LaneMetric>(m)];
+          EXPECT_TRUE(!v || std::isfinite(*v)) << entry.path();
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
