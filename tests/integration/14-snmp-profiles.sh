@@ -59,8 +59,8 @@ stop_opticsd
 # transceivers: poll-once fails and says why; --explain shows each row.
 cat >"$WORK/mismatch.yaml" <<EOF
 targets:
-  - {name: wrong-profile, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: arista-eos, profile: cisco-entity-sensor, timeout: 4s}
-  - {name: junos, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: juniper-dom, timeout: 4s}
+  - {name: wrong-profile, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: arista-eos, profile: cisco-entity-sensor, timeout: 10s}
+  - {name: junos, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: juniper-dom, timeout: 10s}
 EOF
 set +e
 "$OPTICSD" poll-once --config "$WORK/mismatch.yaml" --explain >"$WORK/explain.json" 2>"$WORK/explain.err"
