@@ -80,4 +80,23 @@ assert targets["junos"]["ok"] is True
 assert [s["port"] for s in targets["junos"]["samples"]] == ["ge-1/0/0"], targets["junos"]["samples"]
 assert any("row skipped" in line for line in targets["junos"]["explain"])
 PY
+# A path that loses the first copy of every request: with 'timeout: 2s,
+# retries: 3' each try waits 500 ms, so the retries fit inside the poll's
+# deadline and the walk goes on (to its max_varbinds cap: the agent's table
+# never ends). A try as long as the deadline would end the poll at 2 s with
+# "no answer within 2000 ms".
+LOSSY_PORT=$(free_port)
+python3 "$OPTICSD_SOURCE_DIR/tests/integration/snmp/misbehaving_agent.py" "$LOSSY_PORT" >"$WORK/lossy.out" 2>&1 &
+PIDS+=($!)
+wait_for 50 grep -q ready "$WORK/lossy.out" || fail "misbehaving_agent.py did not start"
+cat >"$WORK/lossy.yaml" <<EOF
+targets:
+  - {name: lossy, driver: snmp, address: '127.0.0.1:$LOSSY_PORT', community: lossy, profile: sonic, timeout: 2s, retries: 3, max_repetitions: 50, max_varbinds: 60}
+EOF
+set +e
+"$OPTICSD" poll-once --config "$WORK/lossy.yaml" >"$WORK/lossy.json" 2>"$WORK/lossy.err"
+set -e
+grep -q "exceeded 60 varbinds (max_varbinds)" "$WORK/lossy.err" \
+  || { cat "$WORK/lossy.err"; fail "retries did not carry the walks through the lossy path within the deadline"; }
+grep -q "no answer within" "$WORK/lossy.err" && { cat "$WORK/lossy.err"; fail "the poll deadline came before the retries"; }
 echo PASS
