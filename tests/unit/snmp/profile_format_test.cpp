@@ -3,11 +3,11 @@
 // column, and the ways a table row names its port. Each test builds a small
 // table in snmprec text and a profile in YAML, so the expected values follow
 // from the lines above them.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
