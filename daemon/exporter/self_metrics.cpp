@@ -42,6 +42,10 @@ SelfMetrics::SelfMetrics(prometheus::Registry& registry, std::string_view versio
                         .Name("opticsd_poll_samples")
                         .Help("Modules returned by the last successful poll of a target.")
                         .Register(registry)),
+      target_modules_(prometheus::BuildGauge()
+                          .Name("opticsd_target_modules")
+                          .Help("Modules the last poll of a target returned; 0 when it failed or found none.")
+                          .Register(registry)),
       implausible_values_(prometheus::BuildCounter()
                               .Name("opticsd_implausible_values_total")
                               .Help("Values outside what any module can report (e.g. 2e41 degrees Celsius, a BER "
@@ -102,6 +106,7 @@ void SelfMetrics::removeSeries(TargetSeries& s) {
   if (s.errors) poll_errors_.Remove(s.errors);
   if (s.up) target_up_.Remove(s.up);
   if (s.samples) poll_samples_.Remove(s.samples);
+  if (s.modules) target_modules_.Remove(s.modules);
   if (s.implausible) implausible_values_.Remove(s.implausible);
   s = TargetSeries{};
 }
@@ -111,6 +116,8 @@ void SelfMetrics::observePoll(const std::string& target, const std::string& driv
   std::lock_guard lock(mutex_);
   TargetSeries& s = seriesFor(target, driver);
   s.duration->Observe(seconds);
+  if (!s.modules) s.modules = &target_modules_.Add(s.labels);
+  s.modules->Set(ok ? static_cast<double>(samples) : 0.0);
   if (!ok) {
     s.errors->Increment();
     return;

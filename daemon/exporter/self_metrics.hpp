@@ -6,6 +6,7 @@
 //   opticsd_poll_errors_total{target,driver}       counter
 //   opticsd_target_up{target,driver}               gauge 0/1
 //   opticsd_poll_samples{target,driver}            gauge, modules in the last successful poll
+//   opticsd_target_modules{target,driver}          gauge, modules in the last poll (0: failed or none found)
 //   opticsd_implausible_values_total{target,driver} counter, values outside physics, dropped
 //   opticsd_store_samples_written_total, opticsd_store_samples_dropped_total,
 //   opticsd_store_samples_decimated_total, opticsd_store_rows_downsampled_total,
@@ -81,6 +82,7 @@ class SelfMetrics {
     prometheus::Counter* errors = nullptr;
     prometheus::Gauge* up = nullptr;
     prometheus::Gauge* samples = nullptr;
+    prometheus::Gauge* modules = nullptr;
     prometheus::Counter* implausible = nullptr;
   };
   TargetSeries& seriesFor(const std::string& target, const std::string& driver);  // mutex_ held
@@ -91,6 +93,7 @@ class SelfMetrics {
   prometheus::Family<prometheus::Counter>& poll_errors_;
   prometheus::Family<prometheus::Gauge>& target_up_;
   prometheus::Family<prometheus::Gauge>& poll_samples_;
+  prometheus::Family<prometheus::Gauge>& target_modules_;
   prometheus::Family<prometheus::Counter>& implausible_values_;
   prometheus::Counter& store_written_;
   prometheus::Counter& store_dropped_;

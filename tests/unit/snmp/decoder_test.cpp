@@ -144,6 +144,37 @@ TEST(CiscoProfile, DbmTypeAndRelationThresholds) {
   EXPECT_EQ(s->identity.part_number, "SFP-10G-SR");
 }
 
+// Issue 12: IOS-XE names its sensors "Te1/0/1 Module Temperature Sensor" (no
+// "Transceiver", no lane) and gave 0 modules with an ok poll.
+TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
+  auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-iosxe.snmprec"), "c9300", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 2u) << "the inlet temperature sensor became a module";
+  const Sample* te = findPort(r, "Te1/0/1");
+  ASSERT_NE(te, nullptr);
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kTemperatureCelsius], 28.9);
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kSupplyVoltageVolts], 3.28);
+  ASSERT_EQ(te->lanes.size(), 1u);
+  EXPECT_NEAR(*te->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 34.8, 1e-9);  // milli A, precision 1
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kTxPowerDbm], -2.3);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kRxPowerDbm], -4.1);
+  const auto& rx = te->thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, -1.0);
+  EXPECT_DOUBLE_EQ(*rx->high_warning, -3.0);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -16.0);
+  EXPECT_DOUBLE_EQ(*rx->low_warning, -14.0);
+  EXPECT_EQ(te->identity.serial, "FNS17460ABC");
+  const Sample* hu = findPort(r, "Hu1/0/49");
+  ASSERT_NE(hu, nullptr);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kTemperatureCelsius], 35.5);
+  ASSERT_EQ(hu->lanes.size(), 4u);
+  for (int lane = 1; lane <= 4; ++lane) {
+    EXPECT_EQ(hu->lanes[lane - 1].number, lane);
+    EXPECT_DOUBLE_EQ(*hu->lanes[lane - 1].values[LaneMetric::kRxPowerDbm], -1.0 * lane);
+  }
+}
+
 TEST(JuniperProfile, ModuleAndLaneTables) {
   auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-dom.snmprec"), "mx", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
@@ -163,6 +194,39 @@ TEST(JuniperProfile, ModuleAndLaneTables) {
   EXPECT_DOUBLE_EQ(*rx->low_warning, -16.98);
   EXPECT_DOUBLE_EQ(*s->thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 110.0);
   EXPECT_DOUBLE_EQ(*s->thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 0.0);  // a dBm limit of 0 is real
+  EXPECT_EQ(findPort(r, "ge-1/0/1"), nullptr) << "an all-zero row (empty cage) became a 0 C, 0 dBm module";
+  EXPECT_EQ(r.samples.size(), 1u);
+}
+
+// TIMETRA-PORT-MIB encodings: 1/256 C, 100 uV, 2 uA, 0.1 uW.
+TEST(NokiaProfile, ModuleAndLaneTablesInTheMibsUnits) {
+  auto r = decode(shippedProfile("nokia-sros"), fixtureStore("nokia-sros.snmprec"), "sr1", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 2u) << "the empty cage 1/1/2 became a module";
+  const Sample* sfp = findPort(r, "1/1/1");
+  ASSERT_NE(sfp, nullptr);
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kTemperatureCelsius], 35.0);      // 8960 / 256
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kSupplyVoltageVolts], 3.2944);    // 32944 x 100 uV
+  ASSERT_EQ(sfp->lanes.size(), 1u);
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 4.536, 1e-9);  // 2268 x 2 uA
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kTxPowerDbm], dbm(0.3196), 1e-9);    // 3196 x 0.1 uW
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kRxPowerDbm], -10.0, 1e-9);          // 100 uW
+  EXPECT_DOUBLE_EQ(*sfp->thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 109.0);
+  EXPECT_DOUBLE_EQ(*sfp->thresholds(ModuleMetric::kTemperatureCelsius)->low_alarm, -29.0);
+  EXPECT_NEAR(*sfp->thresholds(LaneMetric::kRxPowerDbm)->low_alarm, dbm(0.0298), 1e-9);
+  EXPECT_NEAR(*sfp->thresholds(LaneMetric::kTxBiasMilliamperes)->high_alarm, 15.0, 1e-9);
+  const Sample* qsfp = findPort(r, "1/1/3");
+  ASSERT_NE(qsfp, nullptr);
+  EXPECT_DOUBLE_EQ(*qsfp->module[ModuleMetric::kTemperatureCelsius], 36.0);
+  EXPECT_FALSE(qsfp->thresholds(LaneMetric::kTxBiasMilliamperes)) << "an empty 0 mA limit became a limit";
+  ASSERT_EQ(qsfp->lanes.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const Lane* l = findLane(*qsfp, n);
+    ASSERT_NE(l, nullptr);
+    EXPECT_NEAR(*l->values[LaneMetric::kTxBiasMilliamperes], 7.0, 1e-9);
+    EXPECT_NEAR(*l->values[LaneMetric::kTxPowerDbm], dbm(0.5), 1e-9);
+    EXPECT_NEAR(*l->values[LaneMetric::kRxPowerDbm], dbm((4000 - 500 * n) / 10000.0), 1e-9) << n;
+  }
 }
 
 TEST(BrokenAgent, EachBadRowIsAnIssueAndGoodRowsSurvive) {
