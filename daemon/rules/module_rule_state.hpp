@@ -61,6 +61,7 @@ struct ModuleRuleState {
   std::uint64_t peer_key = 0;
 
   std::vector<TrendWindow> trends;
+  std::optional<double> temperature_slope;  // C/h, for the target's common mode
   std::vector<Hysteresis> slots;
   std::uint32_t busy_slots = 0;  // slots not idle: 0 lets a healthy poll skip per-slot work
   std::vector<ActiveFinding> active;

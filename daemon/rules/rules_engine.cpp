@@ -22,6 +22,7 @@ struct RulesEngine::TargetState {
   std::unordered_map<std::string, std::uint32_t> index;
   std::vector<std::unique_ptr<ModuleRuleState>> modules;
   bool dirty = true;
+  std::optional<double> common_temp_slope;  // median over the modules, from the previous poll
   std::uint64_t published_topology = 0;  // Topology::generation() the view was built with
 };
 
@@ -37,11 +38,12 @@ struct RulesEngine::Impl {
   std::map<PortKey, std::vector<Finding>> restored;
   std::map<PortKey, BiasBaseline> baselines;  // from the sink, taken when the module is first seen
   std::uint64_t module_generation = 1;        // changes when a module state is created or removed
+  std::vector<double> slope_scratch;          // the common mode's median, without an allocation per poll
 
   ModuleRuleState& create(const std::string& target, const Sample& s, TargetState& ts);
   int resolve(const ModuleRuleState& st, const Sample& s);
   void adopt(ModuleRuleState& st);
-  void evaluateModule(ModuleRuleState& st, const Sample& s, bool& dirty);
+  void evaluateModule(ModuleRuleState& st, const Sample& s, std::optional<double> common_temp_slope, bool& dirty);
   Outcome evaluateRule(const RuleInput& in, const ResolvedRule& r);
   void evaluateLanes(const RuleInput& in, const ResolvedRule& r, bool& dirty);
   const ModuleRuleState* peerOf(ModuleRuleState& st);
@@ -66,6 +68,23 @@ namespace {
 
 std::string detailOf(const ResolvedRule& r, const Outcome& o, const ModuleRuleState& st) {
   return r.spec->kind == RuleKind::kLinkLoss ? describeLinkLoss(o, st) : describe(o);
+}
+
+// Fewer modules than this on a target: no common mode (one module's own trend could be it).
+constexpr std::size_t kMinCommonModeModules = 4;
+
+// The median temperature slope of a target's modules: what the room or a job
+// does to all of them, which a module's own trend is judged beyond.
+std::optional<double> commonTemperatureSlope(const std::vector<std::unique_ptr<ModuleRuleState>>& modules,
+                                             std::vector<double>& slopes) {
+  slopes.clear();
+  for (const auto& m : modules) {
+    if (m->temperature_slope) slopes.push_back(*m->temperature_slope);
+  }
+  if (slopes.size() < kMinCommonModeModules) return std::nullopt;
+  const auto mid = slopes.begin() + static_cast<std::ptrdiff_t>(slopes.size() / 2);
+  std::nth_element(slopes.begin(), mid, slopes.end());
+  return *mid;
 }
 
 }  // namespace
@@ -305,7 +324,8 @@ void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, std::uint
   }
 }
 
-void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, bool& dirty) {
+void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std::optional<double> common_temp_slope,
+                                       bool& dirty) {
   const std::int64_t now = s.timestamp_ms;
   if (now <= st.last_ms && st.last_ms != 0) return;  // a repeated or older Sample
   // Identity and port facts: re-resolve the profile only when they change.
@@ -354,7 +374,7 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, boo
     }
   }
 
-  const RuleInput in{st, prof, s, agg, now};
+  const RuleInput in{st, prof, s, agg, now, common_temp_slope};
   for (const ResolvedRule& r : prof.rules) {
     if (r.per_lane) {
       evaluateLanes(in, r, dirty);
@@ -438,8 +458,9 @@ void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>&
       next = ts.modules.size();
       dirty = true;
     }
-    impl_->evaluateModule(*st, s, dirty);
+    impl_->evaluateModule(*st, s, ts.common_temp_slope, dirty);
   }
+  ts.common_temp_slope = commonTemperatureSlope(ts.modules, impl_->slope_scratch);
   // A reload or LLDP may have changed what sits behind the ports.
   if (dirty || ts.published_topology != topology_.generation()) {
     impl_->publish(target, ts, *view_);

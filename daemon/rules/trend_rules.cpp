@@ -5,29 +5,48 @@
 namespace opticsd {
 namespace {
 
-// Slopes smaller than these are noise, not a trend worth forecasting (the
-// sim's and real modules' read noise gives up to ~0.4 decade/h on a half-full
-// window of a healthy PAM4 link).
+// Slopes smaller than these are noise, not a trend worth forecasting (a
+// healthy PAM4 lane's BER wanders over more than a decade; Rx drifts by
+// tenths of a dB; temperature after the switch's common mode is removed
+// still differs by a job's share between modules).
 constexpr double kMinBerSlope = 1.0;   // decades per hour
 constexpr double kMinRxSlope = 0.5;    // dB per hour
-constexpr double kMinTempSlope = 2.0;  // degrees C per hour
+constexpr double kMinTempSlope = 4.0;  // degrees C per hour, relative to the switch's common mode
+
+// A trend must explain a change over its window this many times the window's
+// own scatter (robust sigma of the bucket means about the line), and the
+// scatter is taken as at least the floor (read noise averaged into a bucket).
+constexpr double kSignificance = 4.0;
+constexpr double kBerScatterFloor = 0.05;  // decades
+constexpr double kRxScatterFloor = 0.05;   // dB
+constexpr double kTempScatterFloor = 0.2;  // degrees C
+
+// A forecast reaches at most this many of its own windows ahead: a trend seen
+// for an hour says little about where the value will be in a day.
+constexpr double kMaxExtrapolationWindows = 4.0;
 
 std::int64_t windowMs(const RuleParams& p) { return static_cast<std::int64_t>(p.window.count()); }
 
 TrendWindow& trendOf(const RuleInput& in, int trend) { return in.st.trends[static_cast<std::size_t>(trend)]; }
 
-// Adds `sample` to the rule's window and levels the slope per hour.
-Outcome slopeOutcome(const RuleInput& in, const ResolvedRule& r, double sample, const char* what, const char* unit) {
+// Levels a significant slope per hour (less the common mode of the module's neighbours).
+Outcome slopeOutcome(const ResolvedRule& r, std::optional<double> slope, double common, const char* what,
+                     const char* unit) {
   Outcome o;
-  TrendWindow& w = trendOf(in, r.trend);
-  w.add(in.now, sample, windowMs(r.p));
-  if (auto slope = w.slopePerHour(windowMs(r.p))) {
-    o.value = *slope;
-    o.setLevel(r.level(*slope));
-    o.what = what;
-    o.unit = unit;
-  }
+  if (!slope) return o;
+  o.value = *slope - common;
+  o.setLevel(r.level(o.value));
+  o.what = what;
+  o.unit = unit;
   return o;
+}
+
+// The temperature slope of this module beyond what its whole switch does
+// (the room, a job warming every cage): nullopt without a significant trend.
+std::optional<double> ownTemperatureSlope(const RuleInput& in, int trend, std::int64_t window_ms) {
+  const auto slope = trendOf(in, trend).significantSlopePerHour(window_ms, kSignificance, kTempScatterFloor);
+  if (!slope) return std::nullopt;
+  return *slope - in.common_temp_slope.value_or(0.0);
 }
 
 // The module's own alarm limit where it advertises one (0 is "none" on many
@@ -42,13 +61,24 @@ std::optional<double> ownLimit(const std::optional<double>& rule_level, const st
 
 Outcome evaluateBerSlope(const RuleInput& in, const ResolvedRule& r) {
   const auto& ber = in.agg.worst_ber;
-  if (!ber || *ber <= 0 || *ber < r.p.min_value.value_or(0)) return {};
-  return slopeOutcome(in, r, std::log10(*ber), "pre_fec_ber_log10_slope", " decades/h");
+  if (!ber || *ber <= 0) return {};
+  TrendWindow& w = trendOf(in, r.trend);
+  w.add(in.now, std::log10(*ber), windowMs(r.p));
+  if (*ber < r.p.min_value.value_or(0)) return {};
+  return slopeOutcome(r, w.significantSlopePerHour(windowMs(r.p), kSignificance, kBerScatterFloor), 0.0,
+                      "pre_fec_ber_log10_slope", " decades/h");
 }
 
 Outcome evaluateTemperatureClimb(const RuleInput& in, const ResolvedRule& r) {
   if (!in.agg.temperature) return {};
-  return slopeOutcome(in, r, *in.agg.temperature, "temperature_slope", " C/h");
+  TrendWindow& w = trendOf(in, r.trend);
+  w.add(in.now, *in.agg.temperature, windowMs(r.p));
+  // What the neighbours are compared with: the plain slope, as soon as there is one.
+  in.st.temperature_slope = w.slopePerHour(windowMs(r.p));
+  Outcome o = slopeOutcome(r, w.significantSlopePerHour(windowMs(r.p), kSignificance, kTempScatterFloor),
+                           in.common_temp_slope.value_or(0.0), "temperature_slope", " C/h");
+  if (o.severity != Severity::kNone && in.common_temp_slope) o.note = "beyond its switch's common trend";
+  return o;
 }
 
 Outcome evaluateBiasDrift(const RuleInput& in, const ResolvedRule& r) {
@@ -103,29 +133,34 @@ Outcome evaluateForecast(const RuleInput& in, const ResolvedRule& r) {
   const Aggregates& agg = in.agg;
   std::optional<double> best;
   const char* what = "";
-  // A forecast needs the whole window: a half-full one extrapolates noise.
-  const auto full = [&](int trend) { return trend >= 0 && trendOf(in, trend).filledBuckets() == TrendWindow::kBuckets; };
-  const auto consider = [&](double hours, const char* name) {
-    if (hours > 0 && (!best || hours < *best)) best = hours, what = name;
+  // A forecast needs a significant trend over a whole window: a half-full
+  // one, or a slope within the window's own scatter, extrapolates noise.
+  const auto consider = [&](double hours, std::int64_t window_ms, const char* name) {
+    const double reach_h = kMaxExtrapolationWindows * static_cast<double>(window_ms) / 3'600'000.0;
+    if (hours > 0 && hours <= reach_h && (!best || hours < *best)) best = hours, what = name;
   };
-  if (full(prof.ber_trend) && agg.worst_ber && *agg.worst_ber > 0 && *agg.worst_ber < prof.fec_limit) {
-    if (auto slope = trendOf(in, prof.ber_trend).slopePerHour(prof.ber_window); slope && *slope >= kMinBerSlope) {
-      consider((std::log10(prof.fec_limit) - std::log10(*agg.worst_ber)) / *slope, "pre_fec_ber_hours_to_fec_limit");
+  if (prof.ber_trend >= 0 && agg.worst_ber && *agg.worst_ber > 0 && *agg.worst_ber < prof.fec_limit) {
+    if (auto slope =
+            trendOf(in, prof.ber_trend).significantSlopePerHour(prof.ber_window, kSignificance, kBerScatterFloor);
+        slope && *slope >= kMinBerSlope) {
+      consider((std::log10(prof.fec_limit) - std::log10(*agg.worst_ber)) / *slope, prof.ber_window,
+               "pre_fec_ber_hours_to_fec_limit");
     }
   }
-  if (full(prof.rx_trend) && agg.min_rx) {
+  if (prof.rx_trend >= 0 && agg.min_rx) {
     const auto limit = ownLimit(prof.rx_alarm, in.s.thresholds(LaneMetric::kRxPowerDbm), &Thresholds::low_alarm);
-    const auto slope = trendOf(in, prof.rx_trend).slopePerHour(prof.rx_window);
+    const auto slope =
+        trendOf(in, prof.rx_trend).significantSlopePerHour(prof.rx_window, kSignificance, kRxScatterFloor);
     if (limit && slope && *slope <= -kMinRxSlope && *agg.min_rx > *limit) {
-      consider((*agg.min_rx - *limit) / -*slope, "rx_power_hours_to_alarm");
+      consider((*agg.min_rx - *limit) / -*slope, prof.rx_window, "rx_power_hours_to_alarm");
     }
   }
-  if (full(prof.temp_trend) && agg.temperature) {
+  if (prof.temp_trend >= 0 && agg.temperature) {
     const auto limit =
         ownLimit(prof.temp_alarm, in.s.thresholds(ModuleMetric::kTemperatureCelsius), &Thresholds::high_alarm);
-    const auto slope = trendOf(in, prof.temp_trend).slopePerHour(prof.temp_window);
+    const auto slope = ownTemperatureSlope(in, prof.temp_trend, prof.temp_window);
     if (limit && slope && *slope >= kMinTempSlope && *agg.temperature < *limit) {
-      consider((*limit - *agg.temperature) / *slope, "temperature_hours_to_alarm");
+      consider((*limit - *agg.temperature) / *slope, prof.temp_window, "temperature_hours_to_alarm");
     }
   }
   Outcome o;
