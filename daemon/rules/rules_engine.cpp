@@ -70,6 +70,25 @@ std::string detailOf(const ResolvedRule& r, const Outcome& o, const ModuleRuleSt
   return r.spec->kind == RuleKind::kLinkLoss ? describeLinkLoss(o, st) : describe(o);
 }
 
+bool flappingActive(const ModuleRuleState& st, const RuleProfile& prof) {
+  for (const auto& a : st.active) {
+    const ResolvedRule* r = prof.ruleOfSlot(a.slot);
+    if (r && r->spec->kind == RuleKind::kFlapping) return true;
+  }
+  return false;
+}
+
+// Rules that read a lane's light, which a bouncing link takes away for a poll.
+bool judgesLaneLight(const ResolvedRule& r) {
+  switch (r.spec->kind) {
+    case RuleKind::kLaneDark:
+    case RuleKind::kLaneImbalance:
+    case RuleKind::kDrop: return true;
+    case RuleKind::kThreshold: return r.spec->lane_metric.has_value();
+    default: return false;
+  }
+}
+
 // Fewer modules than this on a target: no common mode (one module's own trend could be it).
 constexpr std::size_t kMinCommonModeModules = 4;
 
@@ -375,7 +394,12 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
   }
 
   const RuleInput in{st, prof, s, agg, now, common_temp_slope};
+  // A poll caught mid-bounce of a link already found flapping says nothing
+  // new about its lanes: their rules neither breach nor count clean, so they
+  // do not raise and clear on every bounce.
+  const bool bouncing = (agg.los_mask != 0 || s.link.up == false) && flappingActive(st, prof);
   for (const ResolvedRule& r : prof.rules) {
+    if (bouncing && judgesLaneLight(r)) continue;
     if (r.per_lane) {
       evaluateLanes(in, r, dirty);
     } else {
