@@ -61,6 +61,10 @@ struct ModuleRuleState {
   std::uint64_t peer_key = 0;
 
   std::vector<TrendWindow> trends;
+  // Per-lane windows: lane_stride of them per block (the module's lanes when
+  // its profile was resolved), so each lane is judged against its own past.
+  std::vector<TrendWindow> lane_trends;
+  std::uint8_t lane_stride = 0;
   std::optional<double> temperature_slope;  // C/h, for the target's common mode
   std::vector<Hysteresis> slots;
   std::uint32_t busy_slots = 0;  // slots not idle: 0 lets a healthy poll skip per-slot work

@@ -367,6 +367,10 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
       st.slots.assign(prof.slots, Hysteresis{});
       st.busy_slots = 0;
       st.trends.assign(prof.trends, TrendWindow{});
+      std::size_t lanes = 0;
+      for (const Lane& lane : s.lanes) lanes = std::max(lanes, std::min<std::size_t>(laneIndex(lane) + 1, kMaxLanes));
+      st.lane_stride = static_cast<std::uint8_t>(lanes);
+      st.lane_trends.assign(prof.lane_trends * lanes, TrendWindow{});
       if (swapped) {
         st.baseline_n = 0;  // a new module has its own baseline
         st.baseline.fill(0);

@@ -29,6 +29,19 @@ std::int64_t windowMs(const RuleParams& p) { return static_cast<std::int64_t>(p.
 
 TrendWindow& trendOf(const RuleInput& in, int trend) { return in.st.trends[static_cast<std::size_t>(trend)]; }
 
+// The lane's own window of a per-lane rule; null for lanes beyond the ones the
+// module had when its profile was resolved.
+TrendWindow* laneTrendOf(const RuleInput& in, const ResolvedRule& r, std::size_t idx) {
+  if (r.lane_trend < 0 || idx >= in.st.lane_stride) return nullptr;
+  return &in.st.lane_trends[static_cast<std::size_t>(r.lane_trend) * in.st.lane_stride + idx];
+}
+
+// The worse of two outcomes: higher severity, then the larger value.
+void keepWorse(Outcome& best, const Outcome& o) {
+  if (o.severity == Severity::kNone) return;
+  if (o.severity > best.severity || (o.severity == best.severity && o.value > best.value)) best = o;
+}
+
 // Levels a significant slope per hour (less the common mode of the module's neighbours).
 Outcome slopeOutcome(const ResolvedRule& r, std::optional<double> slope, double common, const char* what,
                      const char* unit) {
@@ -59,14 +72,38 @@ std::optional<double> ownLimit(const std::optional<double>& rule_level, const st
 
 }  // namespace
 
+// A significant slope of `w` leveled by `r`; the robust estimate only when the
+// plain slope is at least half way to a level (the common, healthy case is cheap).
+Outcome berSlopeOf(const TrendWindow& w, const ResolvedRule& r) {
+  const auto plain = w.slopePerHour(windowMs(r.p));
+  if (!plain || r.inside(2.0 * *plain)) return {};
+  return slopeOutcome(r, w.significantSlopePerHour(windowMs(r.p), kSignificance, kBerScatterFloor), 0.0,
+                      "pre_fec_ber_log10_slope", " decades/h");
+}
+
 Outcome evaluateBerSlope(const RuleInput& in, const ResolvedRule& r) {
   const auto& ber = in.agg.worst_ber;
   if (!ber || *ber <= 0) return {};
+  // The module's worst BER: what the forecast extrapolates.
   TrendWindow& w = trendOf(in, r.trend);
   w.add(in.now, std::log10(*ber), windowMs(r.p));
-  if (*ber < r.p.min_value.value_or(0)) return {};
-  return slopeOutcome(r, w.significantSlopePerHour(windowMs(r.p), kSignificance, kBerScatterFloor), 0.0,
-                      "pre_fec_ber_log10_slope", " decades/h");
+  const double min_value = r.p.min_value.value_or(0);
+  // Each lane against its own past: a rising lane is seen before it passes the others.
+  Outcome best;
+  bool lanes = false;
+  for (const Lane& lane : in.s.lanes) {
+    const auto& v = lane.values[LaneMetric::kPreFecBerRatio];
+    TrendWindow* lw = usable(lane) && v && *v > 0 ? laneTrendOf(in, r, laneIndex(lane)) : nullptr;
+    if (lw == nullptr) continue;
+    lanes = true;
+    lw->add(in.now, std::log10(*v), windowMs(r.p));
+    if (*v < min_value) continue;
+    Outcome o = berSlopeOf(*lw, r);
+    o.lane = static_cast<std::uint8_t>(lane.number);
+    keepWorse(best, o);
+  }
+  if (lanes || *ber < min_value) return best;
+  return berSlopeOf(w, r);  // no per-lane BER: the module's
 }
 
 Outcome evaluateTemperatureClimb(const RuleInput& in, const ResolvedRule& r) {
@@ -108,19 +145,36 @@ Outcome evaluateBiasDrift(const RuleInput& in, const ResolvedRule& r) {
 Outcome evaluateDrop(const RuleInput& in, const ResolvedRule& r) {
   Outcome o;
   std::optional<double> low;
-  int low_lane = 0;
+  double drop = 0;
+  int drop_lane = 0;
+  bool windowed = false;
   for (const Lane& lane : in.s.lanes) {
     const auto& v = lane.values[*r.spec->lane_metric];
-    if (usable(lane) && v && (!low || *v < *low)) low = *v, low_lane = lane.number;
+    if (!usable(lane) || !v) continue;
+    if (!low || *v < *low) low = *v;
+    // Each lane's fall from the best of its own window: a lane that sags is
+    // seen at its own loss, whichever lane is the weakest.
+    if (TrendWindow* lw = laneTrendOf(in, r, laneIndex(lane))) {
+      windowed = true;
+      lw->add(in.now, *v, windowMs(r.p));
+      if (const double d = lw->maxMean().value_or(*v) - *v; d > drop) drop = d, drop_lane = lane.number;
+    }
   }
   if (!low) return o;
+  // The module's weakest lane: what the forecast extrapolates, and the judge
+  // for lanes without a window of their own.
   TrendWindow& w = trendOf(in, r.trend);
   w.add(in.now, *low, windowMs(r.p));
-  const double drop = w.maxMean().value_or(*low) - *low;
+  if (!windowed) {
+    for (const Lane& lane : in.s.lanes) {
+      const auto& v = lane.values[*r.spec->lane_metric];
+      if (usable(lane) && v && *v == *low) drop = w.maxMean().value_or(*low) - *low, drop_lane = lane.number;
+    }
+  }
   o.setLevel(r.level(drop));
   if (o.severity == Severity::kNone) return o;
   o.value = drop;
-  o.lane = static_cast<std::uint8_t>(low_lane);
+  o.lane = static_cast<std::uint8_t>(drop_lane);
   o.what = r.spec->lane_metric == LaneMetric::kRxPowerDbm ? "rx_power_drop" : "tx_power_drop";
   o.unit = " dB";
   o.note = "fall from the best of the window";
