@@ -41,18 +41,18 @@ TEST(PerLaneChange, ASaggingLaneIsFlaggedAtItsOwnLossNotTheWeakestLanes) {
   EXPECT_LE(loss_at_raise, 2.35);
 }
 
-TEST(PerLaneChange, ALaneWhoseBerRisesIsSeenBeforeItPassesTheOthers) {
+TEST(PerLaneChange, ALaneWhoseBerRisesIsSeenWhileTheOthersAreWorse) {
   test::RecordingSink sink;
   RulesEngine engine(defaultRuleSet(), Topology{}, &sink);
-  // Lanes 1-3 steady at 1e-6 (the module's worst); lane 4 rises from 1e-9 by
-  // 3 decades/h after the first 2 h, and stays below 1e-6 throughout.
+  // Lanes 1-3 steady at 2e-4 (the module's worst); lane 4 rises from 1e-6 by
+  // 1.2 decades/h after the first 2 h and stays below 1e-4 throughout.
   const std::int64_t rise_from = 2 * 3'600'000;
-  for (std::int64_t t = 0; t <= rise_from + 55 * 60'000; t += kPollMs) {
+  for (std::int64_t t = 0; t <= rise_from + 100 * 60'000; t += kPollMs) {
     Sample s = test::optic("sw", "p1", kT0 + t);
     s.identity.modulation = Modulation::kPam4;
     const double hours = t < rise_from ? 0.0 : static_cast<double>(t - rise_from) / 3'600'000.0;
-    for (auto& lane : s.lanes) lane.values.set(LaneMetric::kPreFecBerRatio, 1e-6);
-    s.lanes[3].values.set(LaneMetric::kPreFecBerRatio, std::pow(10.0, -9.0 + 3.0 * hours));
+    for (auto& lane : s.lanes) lane.values.set(LaneMetric::kPreFecBerRatio, 2e-4);
+    s.lanes[3].values.set(LaneMetric::kPreFecBerRatio, std::pow(10.0, -6.0 + 1.2 * hours));
     engine.evaluate("sw", {s});
   }
   const Finding* f = sink.firstRaise("p1", "ber_trend");
