@@ -53,6 +53,9 @@ struct ModuleRuleState {
   std::uint16_t last_los_mask = 0;
   std::uint8_t baseline_n = 0;              // kBaselineSamples: learned (or restored)
   std::array<float, kMaxLanes> baseline{};  // mA per lane; 0: none
+  // dBm per lane, learned with the bias baseline; NaN: none (dark or absent while learned).
+  std::array<float, kMaxLanes> rx_baseline{};
+  std::array<float, kMaxLanes> tx_baseline{};
   std::array<float, kMaxLanes> last_tx{};   // dBm per lane; NaN: unknown or dark
   std::optional<double> tx_low_warning;     // the module's own, for the far end's link analysis
 

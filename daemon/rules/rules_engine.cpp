@@ -123,6 +123,14 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
     if (b->second.serial == s.identity.serial) {
       const std::size_t n = std::min<std::size_t>(kMaxLanes, b->second.lanes_ma.size());
       for (std::size_t i = 0; i < n; ++i) st->baseline[i] = static_cast<float>(b->second.lanes_ma[i]);
+      const auto restorePower = [&](std::array<float, kMaxLanes>& to, const std::vector<std::optional<double>>& from) {
+        to.fill(std::nanf(""));
+        for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.size()); ++i) {
+          if (from[i]) to[i] = static_cast<float>(*from[i]);
+        }
+      };
+      restorePower(st->rx_baseline, b->second.lanes_rx_dbm);
+      restorePower(st->tx_baseline, b->second.lanes_tx_dbm);
       st->baseline_n = kBaselineSamples;
     }
     baselines.erase(b);
@@ -336,9 +344,14 @@ void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, std::uint
     st.tx_low_warning = t->low_warning;
   }
   if (learnBiasBaseline(st, s) && sink) {
-    BiasBaseline b{st.target, st.port, st.serial, s.timestamp_ms, {}};
+    BiasBaseline b{st.target, st.port, st.serial, s.timestamp_ms, {}, {}, {}};
     const std::size_t lanes = std::min<std::size_t>(kMaxLanes, s.lanes.size());
-    for (std::size_t i = 0; i < lanes; ++i) b.lanes_ma.push_back(st.baseline[i]);
+    const auto power = [](float v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
+    for (std::size_t i = 0; i < lanes; ++i) {
+      b.lanes_ma.push_back(st.baseline[i]);
+      b.lanes_rx_dbm.push_back(power(st.rx_baseline[i]));
+      b.lanes_tx_dbm.push_back(power(st.tx_baseline[i]));
+    }
     sink->recordBaseline(b);
   }
 }

@@ -36,6 +36,14 @@ TrendWindow* laneTrendOf(const RuleInput& in, const ResolvedRule& r, std::size_t
   return &in.st.lane_trends[static_cast<std::size_t>(r.lane_trend) * in.st.lane_stride + idx];
 }
 
+// The lane's own Rx or Tx power baseline, once learned.
+std::optional<double> ownBaseline(const ModuleRuleState& st, LaneMetric metric, std::size_t idx) {
+  if (st.baseline_n < kBaselineSamples || idx >= kMaxLanes) return std::nullopt;
+  const float b = metric == LaneMetric::kRxPowerDbm ? st.rx_baseline[idx] : st.tx_baseline[idx];
+  if (std::isnan(b)) return std::nullopt;
+  return b;
+}
+
 // The worse of two outcomes: higher severity, then the larger value.
 void keepWorse(Outcome& best, const Outcome& o) {
   if (o.severity == Severity::kNone) return;
@@ -148,6 +156,7 @@ Outcome evaluateDrop(const RuleInput& in, const ResolvedRule& r) {
   double drop = 0;
   int drop_lane = 0;
   bool windowed = false;
+  bool held = false;  // the worst drop is from the lane's baseline, not its window
   for (const Lane& lane : in.s.lanes) {
     const auto& v = lane.values[*r.spec->lane_metric];
     if (!usable(lane) || !v) continue;
@@ -157,7 +166,12 @@ Outcome evaluateDrop(const RuleInput& in, const ResolvedRule& r) {
     if (TrendWindow* lw = laneTrendOf(in, r, laneIndex(lane))) {
       windowed = true;
       lw->add(in.now, *v, windowMs(r.p));
-      if (const double d = lw->maxMean().value_or(*v) - *v; d > drop) drop = d, drop_lane = lane.number;
+      if (const double d = lw->maxMean().value_or(*v) - *v; d > drop) drop = d, drop_lane = lane.number, held = false;
+    }
+    // A loss that stays is still a loss once the window has moved past the
+    // fall: the lane's own baseline holds the finding until it recovers.
+    if (const auto base = ownBaseline(in.st, *r.spec->lane_metric, laneIndex(lane))) {
+      if (const double d = *base - *v; d > drop) drop = d, drop_lane = lane.number, held = true;
     }
   }
   if (!low) return o;
@@ -177,7 +191,7 @@ Outcome evaluateDrop(const RuleInput& in, const ResolvedRule& r) {
   o.lane = static_cast<std::uint8_t>(drop_lane);
   o.what = r.spec->lane_metric == LaneMetric::kRxPowerDbm ? "rx_power_drop" : "tx_power_drop";
   o.unit = " dB";
-  o.note = "fall from the best of the window";
+  o.note = held ? "below the lane's own baseline" : "fall from the best of the window";
   return o;
 }
 
@@ -230,10 +244,28 @@ Outcome evaluateForecast(const RuleInput& in, const ResolvedRule& r) {
 bool learnBiasBaseline(ModuleRuleState& st, const Sample& s) {
   if (st.baseline_n >= kBaselineSamples || !s.module_present || s.lanes.empty()) return false;
   const float n = st.baseline_n;
+  if (st.baseline_n == 0) {
+    st.rx_baseline.fill(std::nanf(""));
+    st.tx_baseline.fill(std::nanf(""));
+  }
+  // A lane's power baseline needs a lit reading on every learning poll: a
+  // missing one leaves NaN (no baseline) behind.
+  const auto learn = [&](float& mean, const std::optional<double>& v, bool ok) {
+    const float x = ok && v ? static_cast<float>(*v) : std::nanf("");
+    mean = st.baseline_n == 0 ? x : (mean * n + x) / (n + 1);
+  };
+  std::uint32_t seen = 0;
   for (const Lane& lane : s.lanes) {
     const std::size_t idx = laneIndex(lane);
+    if (idx >= kMaxLanes) continue;
+    seen |= 1u << idx;
     const auto& bias = lane.values[LaneMetric::kTxBiasMilliamperes];
-    if (idx < kMaxLanes && bias) st.baseline[idx] = (st.baseline[idx] * n + static_cast<float>(*bias)) / (n + 1);
+    if (bias) st.baseline[idx] = (st.baseline[idx] * n + static_cast<float>(*bias)) / (n + 1);
+    learn(st.rx_baseline[idx], lane.values[LaneMetric::kRxPowerDbm], usable(lane) && lit(lane));
+    learn(st.tx_baseline[idx], lane.values[LaneMetric::kTxPowerDbm], usable(lane) && !dark(lane));
+  }
+  for (std::size_t idx = 0; idx < kMaxLanes; ++idx) {
+    if ((seen & (1u << idx)) == 0) st.rx_baseline[idx] = st.tx_baseline[idx] = std::nanf("");
   }
   return ++st.baseline_n == kBaselineSamples;
 }

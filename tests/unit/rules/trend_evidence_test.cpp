@@ -93,13 +93,12 @@ TEST(TrendEvidence, OneModuleClimbingOnAWarmingSwitchIsFlagged) {
 TEST(TrendEvidence, AForecastRanksBelowAWarningOfHarm) {
   test::RecordingSink sink;
   RulesEngine engine(defaultRuleSet(), Topology{}, &sink);
-  // p0: Rx sagging 1.8 dB/h (under rx_power_drop's 2 dB in its hour), still
-  // above every level: a forecast only;
-  // p1: Rx steady just below the warning level (evidence).
-  for (std::int64_t t = 0; t <= 3 * kHourMs; t += kPollMs) {
+  // p0: warming 6 C/h from 50 C (under temperature_climb's 10 C/h, below
+  // every level): a forecast only; p1: Rx steady just below the warning
+  // level (evidence).
+  for (std::int64_t t = 0; t <= 5 * kHourMs / 2; t += kPollMs) {
     Sample a = test::optic("sw", "p0", 1'700'000'000'000 + t);
-    test::setLanes(a, LaneMetric::kRxPowerDbm, -3.0 - 1.8 * static_cast<double>(t) / kHourMs);
-    a.lane_thresholds[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)] = Thresholds{2.0, 0.0, -12.0, -14.0};
+    a.module.set(ModuleMetric::kTemperatureCelsius, 50.0 + 6.0 * static_cast<double>(t) / kHourMs);
     Sample b = test::optic("sw", "p1", 1'700'000'000'000 + t);
     test::setLanes(b, LaneMetric::kRxPowerDbm, -10.5);
     engine.evaluate("sw", {a, b});
