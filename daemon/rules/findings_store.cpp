@@ -38,7 +38,8 @@ Result<SqliteDb> openReadOnly(const std::filesystem::path& path) {
 
 Result<std::vector<BiasBaseline>> readBaselines(SqliteDb& db) {
   auto st = db.prepare(
-      "SELECT target, port, lane, serial, bias_ma, learned_ms FROM bias_baselines ORDER BY target, port, lane");
+      "SELECT target, port, lane, serial, bias_ma, learned_ms, rx_dbm, tx_dbm FROM bias_baselines "
+      "ORDER BY target, port, lane");
   if (!st) return tl::unexpected(st.error());
   std::vector<BiasBaseline> out;
   for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
@@ -49,11 +50,16 @@ Result<std::vector<BiasBaseline>> readBaselines(SqliteDb& db) {
     const std::string serial = st->columnText(3);
     if (lane < 1 || lane > 64) continue;  // not written by us
     if (out.empty() || out.back().target != target || out.back().port != port || out.back().serial != serial) {
-      out.push_back(BiasBaseline{target, port, serial, st->columnInt(5).value_or(0), {}});
+      out.push_back(BiasBaseline{target, port, serial, st->columnInt(5).value_or(0), {}, {}, {}});
     }
     auto& lanes = out.back().lanes_ma;
     if (lanes.size() < static_cast<std::size_t>(lane)) lanes.resize(static_cast<std::size_t>(lane), 0.0);
     lanes[static_cast<std::size_t>(lane - 1)] = st->columnDouble(4).value_or(0);
+    for (auto [column, power] : {std::pair{6, &BiasBaseline::lanes_rx_dbm}, std::pair{7, &BiasBaseline::lanes_tx_dbm}}) {
+      auto& v = out.back().*power;
+      if (v.size() < static_cast<std::size_t>(lane)) v.resize(static_cast<std::size_t>(lane));
+      v[static_cast<std::size_t>(lane - 1)] = st->columnDouble(column);
+    }
   }
   return out;
 }
@@ -81,8 +87,8 @@ Result<std::unique_ptr<FindingsStore::Connection>> FindingsStore::openConnection
        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
       {&c->delete_baseline, "DELETE FROM bias_baselines WHERE target = ?1 AND port = ?2"},
       {&c->insert_baseline,
-       "INSERT OR REPLACE INTO bias_baselines (target, port, lane, serial, bias_ma, learned_ms) "
-       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+       "INSERT OR REPLACE INTO bias_baselines (target, port, lane, serial, bias_ma, learned_ms, rx_dbm, tx_dbm) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
   };
   for (const auto& [statement, sql] : statements) {
     auto prepared = db->prepare(sql);
@@ -242,6 +248,8 @@ Result<void> FindingsStore::writeBaseline(Connection& c, const BiasBaseline& b) 
     sqlite3_bind_text(st.get(), 4, b.serial.data(), static_cast<int>(b.serial.size()), SQLITE_TRANSIENT);
     st.bind(5, std::optional<double>(b.lanes_ma[i]));
     st.bind(6, std::optional<std::int64_t>(b.learned_ms));
+    st.bind(7, i < b.lanes_rx_dbm.size() ? b.lanes_rx_dbm[i] : std::nullopt);  // NULL: no baseline
+    st.bind(8, i < b.lanes_tx_dbm.size() ? b.lanes_tx_dbm[i] : std::nullopt);
     ok = st.step() == SQLITE_DONE;
   }
   if (ok) return {};

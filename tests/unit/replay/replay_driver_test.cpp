@@ -186,6 +186,21 @@ TEST(ReplayDriver, ModuleSwapReportsTheNewSerial) {
   EXPECT_NEAR(temps[3], 38.0, 1e-9);
 }
 
+TEST(ReplayDriver, StepIntervalStampsSamplesWithTheCapturesTimeNotTheClock) {
+  auto loaded = loadReplayDirectory(kHost);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ReplayDriver driver("host1", nullptr, std::move(*loaded), 30'000);
+  // Polled every 10 ms by the scheduler: the Samples still advance 30 s a step.
+  for (int step = 0; step < 4; ++step) {
+    const auto result = driver.step(1'700'000'000'000 + step * 10);
+    ASSERT_FALSE(result.samples.empty());
+    for (const auto& s : result.samples) EXPECT_EQ(s.timestamp_ms, 1'700'000'000'000 + step * 30'000LL) << s.port;
+  }
+  // Without it, the scheduler's clock.
+  auto plain = load(kHost);
+  EXPECT_EQ(plain.step(1234).samples.front().timestamp_ms, 1234);
+}
+
 TEST(ReplayDriver, FecSequenceWithResetThroughTheDeriver) {
   auto driver = load(kHost);
   FecBerDeriver deriver;
