@@ -13,6 +13,7 @@
 #include "drivers/eeprom/cmis_vdm.hpp"
 #include "drivers/eeprom/decoder.hpp"
 #include "drivers/eeprom/dump_file.hpp"
+#include "drivers/eeprom/sff8024.hpp"
 
 namespace opticsd::cli {
 namespace {
@@ -92,6 +93,23 @@ MetricText laneText(LaneMetric m) {
     case LaneMetric::kHostErroredFramesRatio: return {"Errored frames (host, current)", "%.2e"};
     case LaneMetric::kHostEsnrDecibels: return {"eSNR (host)", "%.2f dB"};
     case LaneMetric::kHostLtpDecibels: return {"PAM4 LTP (host)", "%.2f dB"};
+    case LaneMetric::kOsnrDecibels: return {"OSNR", "%.2f dB"};
+    case LaneMetric::kChromaticDispersionPsPerNm: return {"Chromatic dispersion", "%.0f ps/nm"};
+    case LaneMetric::kDifferentialGroupDelayPicoseconds: return {"Differential group delay", "%.2f ps"};
+    case LaneMetric::kSopmdPicosecondsSquared: return {"SOPMD", "%.2f ps^2"};
+    case LaneMetric::kPolarizationDependentLossDecibels: return {"Polarization dependent loss", "%.2f dB"};
+    case LaneMetric::kCarrierFrequencyOffsetMegahertz: return {"Carrier frequency offset", "%.0f MHz"};
+    case LaneMetric::kRxTotalPowerDbm: return {"Rx total power", "%.2f dBm"};
+    case LaneMetric::kRxSignalPowerDbm: return {"Rx signal power", "%.2f dBm"};
+    case LaneMetric::kQFactorDecibels: return {"Q-factor", "%.2f dB"};
+    case LaneMetric::kErrorVectorMagnitudePercent: return {"Error vector magnitude", "%.2f %%"};
+    case LaneMetric::kSopRateOfChangeKiloradiansPerSecond: return {"SOP rate of change", "%.2f krad/s"};
+    case LaneMetric::kModulatorBiasXIPercent: return {"Modulator bias X/I", "%.2f %%"};
+    case LaneMetric::kModulatorBiasXQPercent: return {"Modulator bias X/Q", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYIPercent: return {"Modulator bias Y/I", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYQPercent: return {"Modulator bias Y/Q", "%.2f %%"};
+    case LaneMetric::kModulatorBiasXPhasePercent: return {"Modulator bias X phase", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYPhasePercent: return {"Modulator bias Y phase", "%.2f %%"};
     case LaneMetric::kCount: break;
   }
   return {"?", "%g"};
@@ -100,6 +118,44 @@ MetricText laneText(LaneMetric m) {
 std::string laneValue(LaneMetric m, double v) {
   if (m == LaneMetric::kTxPowerDbm || m == LaneMetric::kRxPowerDbm) return power(v, std::nullopt);
   return fmt(laneText(m).format, v);
+}
+
+// "400GAUI-4-S C2M" or "host interface 0x4f" when SFF-8024 does not name it here.
+std::string interfaceName(const eeprom::InterfaceInfo* known, const char* what, std::uint8_t code) {
+  if (known != nullptr && !known->name.empty()) return std::string(known->name);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%s interface 0x%02x", what, code);
+  return buf;
+}
+
+std::string hostName(std::uint8_t code) { return interfaceName(eeprom::hostInterface(code), "host", code); }
+std::string mediaName(const ModuleIdentity& id, std::uint8_t code) {
+  return interfaceName(eeprom::mediaInterface(id.cmis_media_type.value_or(0), code), "media", code);
+}
+
+// "AppSel 2: 800GAUI-8 S C2M (8 lanes) -> 800GBASE-DR8 (8 lanes)"
+std::string applicationText(const ModuleIdentity& id, const ModuleApplication& a) {
+  return hostName(a.host_interface_id) + " (" + std::to_string(a.host_lane_count) + " host lanes) -> " +
+         mediaName(id, a.media_interface_id) + " (" + std::to_string(a.media_lane_count) + " media lanes)";
+}
+
+void renderApplications(std::string& out, const ModuleIdentity& id) {
+  for (const ModuleApplication& a : id.applications) {
+    row(out, "Application " + std::to_string(a.app_sel), applicationText(id, a));
+  }
+  for (const ModuleDataPath& d : id.data_paths) {
+    const auto last = [](int first, int count) { return std::to_string(first + count - 1); };
+    row(out, std::string(id.default_application.value_or(false) ? "Default" : "Active") + " data path, host lane " +
+                 std::to_string(d.first_host_lane),
+        "AppSel " + std::to_string(d.app_sel) + ", host lanes " + std::to_string(d.first_host_lane) + "-" +
+            last(d.first_host_lane, d.host_lane_count) + ", media lanes " + std::to_string(d.first_media_lane) + "-" +
+            last(d.first_media_lane, d.media_lane_count));
+  }
+  if (id.default_application.value_or(false)) {
+    row(out, "Active application", "none selected (Active Control Set AppSel 0): default Application 1 assumed");
+  }
+  if (id.host_lane_count) row(out, "Host lanes in data paths", std::to_string(*id.host_lane_count));
+  if (id.media_lane_count) row(out, "Media lanes in data paths", std::to_string(*id.media_lane_count));
 }
 
 std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, const eeprom::DumpParse& dump) {
@@ -134,6 +190,7 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
   if (id.lane_rate_gbps) {
     row(out, "Lane rate", fmt("%g Gb/s", *id.lane_rate_gbps) + " " + std::string(toString(id.modulation)));
   }
+  renderApplications(out, id);
   row(out, "Diagnostics", yesNo(id.has_diagnostics));
   if (id.passive_copper.value_or(false)) row(out, "Passive copper", "Yes");
 
@@ -234,6 +291,12 @@ int runDecode(const DecodeOptions& options) {
 
   if (options.json) {
     nlohmann::json j = sampleToJson(sample);
+    if (j.contains("identity") && j["identity"].contains("applications")) {
+      for (auto& a : j["identity"]["applications"]) {
+        a["host_interface"] = hostName(a["host_interface_id"].get<std::uint8_t>());
+        a["media_interface"] = mediaName(sample.identity, a["media_interface_id"].get<std::uint8_t>());
+      }
+    }
     nlohmann::json vdm = nlohmann::json::array();
     eeprom::forEachVdmObservable(dump->memory, [&](const eeprom::VdmObservable& obs) {
       nlohmann::json o{{"type_id", obs.type_id}, {"name", obs.info->name}, {"lane", obs.lane},

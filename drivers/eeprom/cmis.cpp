@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "drivers/eeprom/cmis_application.hpp"
 #include "drivers/eeprom/cmis_vdm.hpp"
 #include "drivers/eeprom/decode_common.hpp"
 #include "drivers/eeprom/sff8024.hpp"
@@ -19,7 +20,6 @@ constexpr std::size_t kTemperature = 14;      // TempMonValue, 14-15, S16 1/256 
 constexpr std::size_t kVcc = 16;              // VccMonValue, 16-17, 100 uV
 constexpr std::size_t kFirmware = 39;         // ModuleActiveFirmwareMajor/MinorRevision, 39-40
 constexpr std::size_t kMediaType = 85;        // MediaType: selects the media interface ID table
-constexpr std::size_t kApplications = 86;     // 86-117: app descriptors 1-8, 4 bytes each
 
 // CMIS 5.2 page 00h (bytes 128-255).
 constexpr std::size_t kVendorName = 129;      // 129-144
@@ -73,13 +73,12 @@ bool isFlat(const ModuleMemory& memory) {
   return bit(memory.byte(PageKey{kI2cAddressA0, 0, 0, false}, kMemoryModel).value_or(0), 7);
 }
 
-void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample, int& lanes_per_bank) {
+void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample) {
   ModuleIdentity& id = sample.identity;
   decodeVendorFields(w, {kVendorName, kVendorOui, kVendorPn, kVendorRev, 2, kVendorSn, kDateCode}, id);
   const auto connector = w.u8(kConnector);
   setText(id.connector, connector ? connectorName(*connector) : std::string_view{});
 
-  char buf[32];
   if (auto rev = w.u8(kRevision)) {
     assignVersion(id.spec_revision, "CMIS ", *rev >> 4, *rev & 0x0fu);
   } else {
@@ -94,6 +93,7 @@ void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample, i
   if (auto mp = w.u8(kMaxPower)) id.max_power_watts = *mp * 0.25;
 
   const std::uint8_t media_type = w.u8(kMediaType).value_or(0);
+  if (w.has(kMediaType)) id.cmis_media_type = media_type;
   const auto tech = w.u8(kMediaTech);
   const bool copper_tech = tech && *tech >= 0x0A && *tech <= 0x0F;
   const bool passive = media_type == kMediaTypePassiveCopper;
@@ -105,57 +105,67 @@ void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample, i
   if (media_type == kMediaTypeMmf || media_type == kMediaTypeSmf || media_type == kMediaTypeActiveCable) {
     if (auto wl = p1.u16(kWavelength); wl && *wl != 0 && !copper_tech) id.wavelength_nm = *wl * 0.05;
   }
+}
 
-  // Application 1 (bytes 86-89): host ID, media ID, host|media lane counts.
-  lanes_per_bank = 8;
-  // 0xFF in the host ID ends the list; an all-zero descriptor is unused.
-  if (w.has(kApplications, 4) && w.raw(kApplications) != 0xff &&
-      (w.raw(kApplications) != 0 || w.raw(kApplications + 1) != 0)) {
-    const std::uint8_t host_id = w.raw(kApplications);
-    const std::uint8_t media_id = w.raw(kApplications + 1);
-    const std::uint8_t counts = w.raw(kApplications + 2);
-    const int host_lanes = counts >> 4;
-    const int media_lanes = counts & 0x0f;
-    const InterfaceInfo* media = mediaInterface(media_type, media_id);
-    const InterfaceInfo* host = hostInterface(host_id);
-    std::string_view name;
-    if (media_type == kMediaTypePassiveCopper) {
-      name = "passive copper";
-    } else if (media_type == kMediaTypeActiveCable) {
-      name = (tech && !copper_tech) ? "AOC" : "active copper";
-    } else if (media != nullptr) {
-      name = media->name;
-    } else if (media_id != 0) {
-      const int n = std::snprintf(buf, sizeof buf, "media interface 0x%02x", media_id);
-      name = std::string_view(buf, static_cast<std::size_t>(n));
-    }
-    setText(id.media, name);
-    const InterfaceInfo* rate = (media != nullptr && media->lane_gbps > 0) ? media : host;
-    if (rate != nullptr && rate->lane_gbps > 0) {
-      id.lane_rate_gbps = rate->lane_gbps;
-      id.modulation = rate->modulation;
-    }
-    const int optical_lanes = (passive || media_type == kMediaTypeBaseT) ? host_lanes : media_lanes;
-    if (optical_lanes >= 1 && optical_lanes <= 8) lanes_per_bank = optical_lanes;
-  } else {
+// The media name, lane rate and lane counts of the data paths that run (the
+// first data path's Application names the module, as ethtool shows it).
+void describeActiveApplication(Sample& sample, std::optional<std::uint8_t> tech) {
+  ModuleIdentity& id = sample.identity;
+  const std::uint8_t media_type = id.cmis_media_type.value_or(0);
+  const bool passive = media_type == kMediaTypePassiveCopper;
+  if (id.data_paths.empty()) {
     setText(id.media, passive ? "passive copper" : "");
+    return;
+  }
+  int host_lanes = 0;
+  int media_lanes = 0;
+  for (const ModuleDataPath& path : id.data_paths) {
+    host_lanes += path.host_lane_count;
+    media_lanes += path.media_lane_count;
+  }
+  id.host_lane_count = host_lanes;
+  id.media_lane_count = media_lanes;
+  const ModuleApplication& app = id.applications[id.data_paths.front().app_sel - 1u];
+  const InterfaceInfo* media = mediaInterface(media_type, app.media_interface_id);
+  const InterfaceInfo* host = hostInterface(app.host_interface_id);
+  char buf[32];
+  std::string_view name;
+  if (passive) {
+    name = "passive copper";
+  } else if (media_type == kMediaTypeActiveCable) {
+    const bool optical = tech && (*tech < 0x0A || *tech > 0x0F);
+    name = optical ? "AOC" : "active copper";
+  } else if (media != nullptr) {
+    name = media->name;
+  } else if (app.media_interface_id != 0) {
+    const int n = std::snprintf(buf, sizeof buf, "media interface 0x%02x", app.media_interface_id);
+    name = std::string_view(buf, static_cast<std::size_t>(n));
+  }
+  setText(id.media, name);
+  const InterfaceInfo* rate = (media != nullptr && media->lane_gbps > 0) ? media : host;
+  if (rate != nullptr && rate->lane_gbps > 0) {
+    id.lane_rate_gbps = rate->lane_gbps;
+    id.modulation = rate->modulation;
   }
 }
 
-void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, int lanes_per_bank, std::uint8_t lane_advert,
-                double bias_scale) {
+// Page 11h of one bank: media lane monitors and flags for the lanes in a data
+// path, and the host-side state (data path state, Tx input LOS/LOL) of the
+// host lanes each media lane carries.
+void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, const ActiveLanes& active,
+                std::uint8_t lane_advert, double bias_scale) {
   const PageWindow p(memory, kI2cAddressA0, static_cast<std::uint8_t>(bank), kPage11);
   if (!p.hasUpper()) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "page 11h bank %d not read: lanes %d-%d monitors and flags missing", bank,
-                  bank * lanes_per_bank + 1, bank * lanes_per_bank + lanes_per_bank);
+                  bank * kLanesPerBank + 1, bank * kLanesPerBank + kLanesPerBank);
     addIssue(sample, buf);
     return;
   }
-  for (int n = 0; n < lanes_per_bank; ++n) {
-    const std::size_t index = static_cast<std::size_t>(bank * lanes_per_bank + n);
-    if (index >= sample.lanes.size()) break;
-    Lane& lane = sample.lanes[index];
+  for (Lane& lane : sample.lanes) {
+    const int index = lane.number - 1;
+    if (index / kLanesPerBank != bank) continue;
+    const int n = index % kLanesPerBank;
     const auto at = static_cast<std::size_t>(2 * n);
     if (bit(lane_advert, 1)) {
       if (auto v = p.u16(kTxPower + at)) setLanePower(lane, LaneMetric::kTxPowerDbm, *v);
@@ -168,13 +178,17 @@ void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, int lanes_
     if (bit(lane_advert, 2)) {
       if (auto v = p.u16(kRxPower + at)) setLanePower(lane, LaneMetric::kRxPowerDbm, *v);
     }
-    if (auto dp = p.u8(kDataPathState + static_cast<std::size_t>(n / 2))) {
-      lane.status.data_path_state = static_cast<std::uint8_t>((n % 2 == 0) ? (*dp & 0x0f) : (*dp >> 4));
+    // Host lane fields: the data path state of the (first) host lane behind
+    // this media lane; Tx input LOS/LOL set when any of its host lanes has it.
+    const std::uint8_t hosts = active.host_of_media[static_cast<std::size_t>(index)];
+    const int host = active.first_host_of_media[static_cast<std::size_t>(index)];
+    if (auto dp = p.u8(kDataPathState + static_cast<std::size_t>(host / 2))) {
+      lane.status.data_path_state = static_cast<std::uint8_t>((host % 2 == 0) ? (*dp & 0x0f) : (*dp >> 4));
     }
     if (p.has(kTxFault, 3)) {
       lane.status.tx_fault = bit(p.raw(kTxFault), n);
-      lane.status.tx_los = bit(p.raw(kTxLos), n);
-      lane.status.tx_lol = bit(p.raw(kTxLol), n);
+      lane.status.tx_los = (p.raw(kTxLos) & hosts) != 0;
+      lane.status.tx_lol = (p.raw(kTxLol) & hosts) != 0;
     }
     if (p.has(kRxLos, 2)) {
       lane.status.rx_los = bit(p.raw(kRxLos), n);
@@ -195,6 +209,18 @@ void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, int lanes_
   }
 }
 
+// One Lane per media lane in a data path, numbered 8 x bank + lane, in order.
+void setActiveLanes(Sample& sample, const ActiveLanes& active, int banks) {
+  sample.lanes.clear();  // keeps the capacity of a reused Sample
+  for (int b = 0; b < banks; ++b) {
+    for (int n = 0; n < kLanesPerBank; ++n) {
+      if (bit(active.media[static_cast<std::size_t>(b)], n)) {
+        sample.lanes.emplace_back().number = static_cast<std::uint16_t>(b * kLanesPerBank + n + 1);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int cmisBankCount(const ModuleMemory& memory) {
@@ -206,14 +232,17 @@ void decodeCmis(const ModuleMemory& memory, Sample& sample) {
   const PageWindow w(memory, kI2cAddressA0, 0, 0);
   const PageWindow p1(memory, kI2cAddressA0, 0, kPage01);
   if (!w.hasUpper()) addIssue(sample, "page 00h not read: identity missing");
-  int lanes_per_bank = 8;
-  decodeIdentity(w, p1, sample, lanes_per_bank);
+  decodeIdentity(w, p1, sample);
   const bool flat = isFlat(memory);
   const bool passive = sample.identity.passive_copper.value_or(false);
 
   if (!flat && !p1.hasUpper()) addIssue(sample, "page 01h not read: advertising (monitors, banks, VDM) unknown");
   const int banks = flat ? 1 : cmisBankCount(memory);
-  resetLanes(sample, static_cast<std::size_t>(banks * lanes_per_bank));
+  readApplications(w, p1, sample.identity.applications);
+  const bool one_to_one = passive || sample.identity.cmis_media_type == kMediaTypeBaseT;
+  const ActiveLanes active = resolveDataPaths(memory, banks, one_to_one, sample);
+  describeActiveApplication(sample, w.u8(kMediaTech));
+  setActiveLanes(sample, active, banks);
 
   // Module monitors: as page 01h advertises them; a flat-memory module has no
   // page 01h, so a non-zero reading is taken as implemented.
@@ -253,7 +282,7 @@ void decodeCmis(const ModuleMemory& memory, Sample& sample) {
     }
   }
 
-  for (int bank = 0; bank < banks; ++bank) decodeBank(memory, sample, bank, lanes_per_bank, lane_advert, bias_scale);
+  for (int bank = 0; bank < banks; ++bank) decodeBank(memory, sample, bank, active, lane_advert, bias_scale);
 
   const bool vdm = bit(p1.u8(kPagesAdvert).value_or(0), 6);
   if (vdm) {

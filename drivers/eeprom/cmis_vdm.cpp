@@ -186,13 +186,12 @@ void applyVdm(const ModuleMemory& memory, Sample& sample) {
       }
       const auto metric = laneMetricFor(type_id);
       if (!metric || !std::isfinite(value)) continue;
-      const std::size_t lane_number = (d0 & 0x0fu) + 1;
-      if (lane_number > sample.lanes.size()) {
-        const std::size_t old = sample.lanes.size();
-        sample.lanes.resize(lane_number);
-        for (std::size_t i = old; i < lane_number; ++i) sample.lanes[i].number = static_cast<std::uint16_t>(i + 1);
-      }
-      Lane& lane = sample.lanes[lane_number - 1];
+      // Only lanes in an active data path: a host-side observable of a host
+      // lane with no media lane of that number (8 host lanes, 4 media lanes)
+      // stays in `opticsd decode`'s VDM list and does not invent a lane.
+      Lane* const found = laneNumbered(sample, (d0 & 0x0fu) + 1);
+      if (found == nullptr) continue;
+      Lane& lane = *found;
       lane.values.set(*metric, value);
       if (flags != nullptr) lane.flags[static_cast<std::size_t>(*metric)] = slotFlags(flags, g, slot);
       auto& th = sample.thresholds(*metric);

@@ -57,7 +57,7 @@ template <typename Visit>
 void forEachVdmObservable(const ModuleMemory& memory, Visit&& visit);
 
 // Maps the observables onto the Sample (lane metrics, thresholds, flags,
-// laser temperature/age). Lanes are added when a VDM lane exceeds them.
+// laser temperature/age), onto the lanes the Sample has (never adds lanes).
 void applyVdm(const ModuleMemory& memory, Sample& sample);
 
 // ---- implementation of the template ----

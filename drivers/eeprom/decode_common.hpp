@@ -177,6 +177,18 @@ inline bool bit(std::uint8_t value, int n) { return ((value >> n) & 1u) != 0; }
 // Appends "<what>" to sample.issues (allocates: only on the problem path).
 void addIssue(Sample& sample, std::string_view what);
 
+// The lane numbered `number` (1-based), or nullptr when the Sample has no such
+// lane. Lanes are kept in number order and are usually 1..n.
+inline Lane* laneNumbered(Sample& sample, std::size_t number) {
+  if (number >= 1 && number <= sample.lanes.size() && sample.lanes[number - 1].number == number) {
+    return &sample.lanes[number - 1];
+  }
+  for (Lane& lane : sample.lanes) {
+    if (lane.number == number) return &lane;
+  }
+  return nullptr;
+}
+
 // Ensures `count` lanes numbered 1..count exist and are empty.
 void resetLanes(Sample& sample, std::size_t count);
 

@@ -66,7 +66,7 @@ constexpr std::array<Row, 38> kExtendedCompliance{{
 }};
 
 // SFF-8024 rev 4.11 Table 4-5, Host Electrical Interface IDs.
-constexpr std::array<Row, 28> kHostInterfaces{{
+constexpr std::array<Row, 36> kHostInterfaces{{
     {0x01, {"1000BASE-CX", 1, kNrz}},       {0x02, {"XAUI", 3.125, kNrz}},
     {0x03, {"XFI", 10, kNrz}},              {0x04, {"SFI", 10, kNrz}},
     {0x05, {"25GAUI C2M", 25, kNrz}},       {0x06, {"XLAUI C2M", 10, kNrz}},
@@ -81,6 +81,11 @@ constexpr std::array<Row, 28> kHostInterfaces{{
     {0x18, {"50GBASE-CR", 50, kPam4}},      {0x19, {"100GBASE-CR10", 10, kNrz}},
     {0x1A, {"100GBASE-CR4", 25, kNrz}},     {0x1B, {"100GBASE-CR2", 50, kPam4}},
     {0x1C, {"200GBASE-CR4", 50, kPam4}},    {0x1D, {"400G CR8", 50, kPam4}},
+    // 100 Gb/s a lane (IEEE 802.3 Annex 120G), where 800G modules start.
+    {0x4B, {"100GAUI-1-S C2M", 100, kPam4}}, {0x4C, {"100GAUI-1-L C2M", 100, kPam4}},
+    {0x4D, {"200GAUI-2-S C2M", 100, kPam4}}, {0x4E, {"200GAUI-2-L C2M", 100, kPam4}},
+    {0x4F, {"400GAUI-4-S C2M", 100, kPam4}}, {0x50, {"400GAUI-4-L C2M", 100, kPam4}},
+    {0x51, {"800GAUI-8 S C2M", 100, kPam4}}, {0x52, {"800GAUI-8 L C2M", 100, kPam4}},
 }};
 
 // SFF-8024 rev 4.11 Table 4-6, MMF Media Interface IDs.

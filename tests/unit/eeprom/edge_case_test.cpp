@@ -145,13 +145,16 @@ TEST(Reuse, SecondDecodeLeavesNothingBehind) {
   s.target = "sw1";
   s.port = "Ethernet1";
   decodeModule(loadFixture("synthetic-cmis-400g-dr4"), s);
-  ASSERT_EQ(s.lanes.size(), 8u);
+  ASSERT_EQ(s.lanes.size(), 4u);
+  ASSERT_FALSE(s.identity.applications.empty());
   decodeModule(loadFixture("synthetic-sfp-no-ddm"), s);
   EXPECT_EQ(s.target, "sw1");
   EXPECT_EQ(s.port, "Ethernet1");
   EXPECT_EQ(s.lanes.size(), 1u);
   EXPECT_TRUE(s.module.empty());
   EXPECT_TRUE(s.identity.firmware_version.empty());
+  EXPECT_TRUE(s.identity.applications.empty());
+  EXPECT_TRUE(s.identity.data_paths.empty());
   EXPECT_FALSE(s.thresholds(LaneMetric::kPreFecBerRatio));
   EXPECT_FALSE(s.module_flags[0]);
 }
