@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "daemon/output/sample_json.hpp"
+#include "drivers/eeprom/cmis.hpp"
 #include "drivers/eeprom/cmis_vdm.hpp"
 #include "drivers/eeprom/decoder.hpp"
 #include "drivers/eeprom/dump_file.hpp"
@@ -249,9 +250,9 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
 
   // Every VDM observable, including those the Sample does not carry (host side, statistics).
   bool header = false;
-  eeprom::forEachVdmObservable(memory, [&](const eeprom::VdmObservable& obs) {
+  eeprom::forEachVdmObservable(memory, eeprom::cmisBankCount(memory), [&](const eeprom::VdmObservable& obs) {
     if (!header) {
-      out += "\tVDM observables (group/slot, lane: value [HA/LA/HW/LW] flags)\n";
+      out += "\tVDM observables (bank/group/slot, lane: value [HA/LA/HW/LW] flags)\n";
       header = true;
     }
     const bool f16 = obs.info->encoding == eeprom::VdmEncoding::kF16;
@@ -263,7 +264,7 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
                num(*obs.thresholds->high_warning) + "/" + num(*obs.thresholds->low_warning) + "]";
     }
     if (obs.flags) value += " " + flagsText(*obs.flags);
-    std::snprintf(buf, sizeof buf, "%d/%02d ", obs.group + 1, obs.slot);
+    std::snprintf(buf, sizeof buf, "%d/%d/%02d ", obs.bank, obs.group + 1, obs.slot);
     row(out, std::string(buf) + std::string(obs.info->name) + " (Lane " + std::to_string(obs.lane) + ")", value);
   });
 
@@ -298,9 +299,9 @@ int runDecode(const DecodeOptions& options) {
       }
     }
     nlohmann::json vdm = nlohmann::json::array();
-    eeprom::forEachVdmObservable(dump->memory, [&](const eeprom::VdmObservable& obs) {
+    eeprom::forEachVdmObservable(dump->memory, eeprom::cmisBankCount(dump->memory), [&](const eeprom::VdmObservable& obs) {
       nlohmann::json o{{"type_id", obs.type_id}, {"name", obs.info->name}, {"lane", obs.lane},
-                       {"group", obs.group + 1}, {"slot", obs.slot}};
+                       {"bank", obs.bank}, {"group", obs.group + 1}, {"slot", obs.slot}};
       if (!obs.info->unit.empty()) o["unit"] = obs.info->unit;
       if (obs.value && std::isfinite(*obs.value)) o["value"] = *obs.value;
       if (obs.thresholds) {

@@ -90,7 +90,7 @@ void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample) {
     id.firmware_version.clear();
   }
   if (auto pc = w.u8(kPowerClass)) id.power_class = (*pc >> 5) + 1;
-  if (auto mp = w.u8(kMaxPower)) id.max_power_watts = *mp * 0.25;
+  if (auto mp = w.u8(kMaxPower); mp && *mp != 0) id.max_power_watts = *mp * 0.25;  // 0: not given
 
   const std::uint8_t media_type = w.u8(kMediaType).value_or(0);
   if (w.has(kMediaType)) id.cmis_media_type = media_type;
@@ -289,7 +289,7 @@ void decodeCmis(const ModuleMemory& memory, Sample& sample) {
     if (memory.find(PageKey{kI2cAddressA0, 0, kVdmDescriptorPage, true}) == nullptr) {
       addIssue(sample, "VDM advertised but pages 20h-2Fh not read: pre-FEC BER, eSNR, LTP missing");
     } else {
-      applyVdm(memory, sample);
+      applyVdm(memory, banks, sample);
     }
   }
 }
@@ -307,17 +307,21 @@ void appendCmisPages(const ModuleMemory& memory, std::vector<PageRequest>& out) 
   const int banks = advert ? banksFromAdvert(*advert) : 1;
   for (int b = 0; b < banks; ++b) want(static_cast<std::uint8_t>(b), kPage11);
   if (!advert || !bit(*advert, 6)) return;  // VDM only as advertised
-  // 2Fh says how many groups; until it is read, ask for group 1 (every VDM module has it).
-  want(0, kVdmAdvertisingPage);
-  const auto groups_byte = memory.byte(PageKey{kI2cAddressA0, 0, kVdmAdvertisingPage, true}, 0);
-  const int groups = groups_byte ? (*groups_byte & 0x03) + 1 : 1;
-  for (int g = 0; g < groups; ++g) {
-    const auto gp = static_cast<std::uint8_t>(g);
-    want(0, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
-    want(0, static_cast<std::uint8_t>(kVdmValuePage + gp));
-    want(0, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+  // 2Fh says how many groups; until it is read, ask for group 1 (every VDM
+  // module has it). VDM pages are banked like page 11h: one set per bank.
+  for (int b = 0; b < banks; ++b) {
+    const auto bank = static_cast<std::uint8_t>(b);
+    want(bank, kVdmAdvertisingPage);
+    const auto groups_byte = memory.byte(PageKey{kI2cAddressA0, bank, kVdmAdvertisingPage, true}, 0);
+    const int groups = groups_byte ? (*groups_byte & 0x03) + 1 : 1;
+    for (int g = 0; g < groups; ++g) {
+      const auto gp = static_cast<std::uint8_t>(g);
+      want(bank, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
+      want(bank, static_cast<std::uint8_t>(kVdmValuePage + gp));
+      want(bank, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+    }
+    want(bank, kVdmFlagPage);
   }
-  want(0, kVdmFlagPage);
 }
 
 }  // namespace opticsd::eeprom

@@ -77,7 +77,9 @@ inline double log2Normal(double x) {
 inline OpticalPower opticalPowerFromTenthMicrowatts(double units) {
   constexpr double kDbPerOctave = 3.0102999566398119521;                         // 10 log10(2)
   if (!(units > 1.0 && units <= std::numeric_limits<double>::max())) return {};  // also NaN and +inf
-  return {kDbPerOctave * log2Normal(units) + kNoLightFloorDbm, false};
+  // Rounded to 1e-12 dB, far below the 0.1 uW register step (4e-5 dB at 1 mW) and
+  // above the log's error, so a register holding exactly 1 mW reads 0 dBm, not 7e-15.
+  return {std::nearbyint((kDbPerOctave * log2Normal(units) + kNoLightFloorDbm) * 1e12) * 1e-12, false};
 }
 inline double powerDbmFromRaw(std::uint16_t raw) { return opticalPowerFromTenthMicrowatts(raw).dbm; }
 
@@ -92,10 +94,13 @@ inline void setLanePower(Lane& lane, LaneMetric metric, double tenth_microwatts)
 // Four consecutive 16-bit thresholds in spec order high alarm, low alarm,
 // high warning, low warning, starting at window byte `offset`, each turned
 // into the metric's unit by `convert(raw)`. Written in place (no copy
-// of the optional); reset when any is missing.
+// of the optional); reset when any is missing or all four are zero.
 template <typename Convert>
 void readThresholds(const PageWindow& window, std::size_t offset, Convert convert, std::optional<Thresholds>& out) {
-  if (!window.has(offset, 8)) {
+  // All four zero: the module has no thresholds for this metric (0 raw would
+  // otherwise read as limits of 0 degC, 0 V, -40 dBm).
+  if (!window.has(offset, 8) || (window.rawU16(offset) == 0 && window.rawU16(offset + 2) == 0 &&
+                                 window.rawU16(offset + 4) == 0 && window.rawU16(offset + 6) == 0)) {
     out.reset();
     return;
   }

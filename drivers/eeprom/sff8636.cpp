@@ -140,7 +140,8 @@ void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
     if ((*ext_id & 3) != 0) cls = 4 + (*ext_id & 3);
     if (bit(*ext_id, 5)) {
       cls = 8;
-      if (auto p8 = w.u8(kPowerClass8)) id.max_power_watts = *p8 * 0.1;
+      // Byte 107 = 0: the module gives no class 8 figure (not 0 W).
+      if (auto p8 = w.u8(kPowerClass8); p8 && *p8 != 0) id.max_power_watts = *p8 * 0.1;
     } else {
       id.max_power_watts = kWatts[cls - 1];
     }
