@@ -197,7 +197,8 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
 
   if (auto t = s.module[ModuleMetric::kTemperatureCelsius]) row(out, "Module temperature", fmt("%.2f degrees C", *t));
   if (auto v = s.module[ModuleMetric::kSupplyVoltageVolts]) row(out, "Module voltage", fmt("%.4f V", *v));
-  if (auto t = s.module[ModuleMetric::kLaserTemperatureCelsius]) row(out, "Laser temperature (VDM, max)", fmt("%.2f degrees C", *t));
+  if (auto t = s.module[ModuleMetric::kLaserTemperatureCelsius]) row(out, "Laser temperature", fmt("%.2f degrees C", *t));
+  if (auto c = s.module[ModuleMetric::kTecCurrentPercent]) row(out, "TEC current", fmt("%.2f %%", *c));
   if (auto a = s.module[ModuleMetric::kLaserAgeRatio]) row(out, "Laser age (VDM, max)", fmt("%.0f %%", *a * 100));
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
     if (s.module_flags[i]) row(out, std::string(kModuleMetricInfo[i].key) + " flags", flagsText(*s.module_flags[i]));
@@ -243,6 +244,7 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
   thresholds("Module voltage", s.thresholds(ModuleMetric::kSupplyVoltageVolts), [](double v) { return fmt("%.4f V", v); });
   thresholds("Laser temperature", s.thresholds(ModuleMetric::kLaserTemperatureCelsius),
              [](double v) { return fmt("%.2f degrees C", v); });
+  thresholds("TEC current", s.thresholds(ModuleMetric::kTecCurrentPercent), [](double v) { return fmt("%.2f %%", v); });
   for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
     const auto m = static_cast<LaneMetric>(i);
     thresholds(laneText(m).label, s.thresholds(m), [m](double v) { return laneValue(m, v); });

@@ -16,6 +16,8 @@ namespace {
 constexpr std::size_t kRevision = 1;          // CmisRevision: major bits 7-4, minor bits 3-0
 constexpr std::size_t kMemoryModel = 2;       // bit 7 MemoryModel: 1 = flat memory
 constexpr std::size_t kModuleFlags = 9;       // temp HA/LA/HW/LW bits 0-3, Vcc bits 4-7 (latched)
+constexpr std::size_t kAuxFlags = 10;         // Aux1 bits 0-3, Aux2 bits 4-7; byte 11 bits 0-3 Aux3
+constexpr std::size_t kAuxMonitors = 18;      // Aux1MonValue 18-19, Aux2 20-21, Aux3 22-23 (S16)
 constexpr std::size_t kTemperature = 14;      // TempMonValue, 14-15, S16 1/256 degC
 constexpr std::size_t kVcc = 16;              // VccMonValue, 16-17, 100 uV
 constexpr std::size_t kFirmware = 39;         // ModuleActiveFirmwareMajor/MinorRevision, 39-40
@@ -37,11 +39,15 @@ constexpr std::size_t kMediaTech = 212;       // MediaInterfaceTechnology: < 0x0
 // CMIS 5.2 page 01h (advertising).
 constexpr std::size_t kWavelength = 138;      // 138-139 nominal wavelength, 0.05 nm
 constexpr std::size_t kPagesAdvert = 142;     // bit 6 VDM pages 20h-2Fh, bits 1-0 banks supported
-constexpr std::size_t kModuleMonAdvert = 159; // bit 0 temperature, bit 1 Vcc monitor supported
+constexpr std::size_t kAuxMonitorTypes = 145; // bit 0 Aux1 (0 TEC current), bit 1 Aux2 (0 laser temp, 1 TEC current),
+                                              // bit 2 Aux3 (0 laser temp, 1 Vcc2)
+constexpr std::size_t kModuleMonAdvert = 159; // bit 0 temperature, 1 Vcc, 2 Aux1, 3 Aux2, 4 Aux3 monitor supported
 constexpr std::size_t kLaneMonAdvert = 160;   // bit 0 Tx bias, 1 Tx power, 2 Rx power; bits 4-3 bias multiplier
 
 // CMIS 5.2 page 02h thresholds, 8 bytes a metric (HA, LA, HW, LW): temperature 128-135,
 // Vcc 136-143, Tx power 176-183, Tx bias 184-191, Rx power 192-199.
+// Page 02h Aux1-3 thresholds, 8 bytes each like the others.
+constexpr std::size_t kAuxThresholds = 144;
 constexpr ThresholdLayout kPage02Thresholds{
     .temperature = 128, .vcc = 136, .tx_bias = 184, .tx_power = 176, .rx_power = 192};
 
@@ -221,6 +227,50 @@ void setActiveLanes(Sample& sample, const ActiveLanes& active, int banks) {
   }
 }
 
+// Aux monitors 1-3 (CMIS 4.0 / 5.x): laser temperature (S16, 1/256 degC) and
+// TEC current (S16, 100/32767 % of the module's maximum), as page 01h byte
+// 145 says each measures, with their page 02h thresholds and byte 10-11 flags.
+// Aux3 as a second supply voltage has no catalogue row and is left out.
+void decodeAuxMonitors(const PageWindow& w, const PageWindow& p1, const PageWindow& p2, Sample& sample) {
+  const auto advert = p1.u8(kModuleMonAdvert);
+  const auto types = p1.u8(kAuxMonitorTypes);
+  if (!advert || !types) return;  // without page 01h an Aux value says nothing about what it is
+  enum class Kind { kNone, kLaserTemperature, kTecCurrent };
+  auto kindOf = [&](int aux) {  // aux 0-2
+    if (!bit(*advert, 2 + aux)) return Kind::kNone;
+    const bool alt = bit(*types, aux);
+    switch (aux) {
+      case 0: return alt ? Kind::kNone : Kind::kTecCurrent;
+      case 1: return alt ? Kind::kTecCurrent : Kind::kLaserTemperature;
+      default: return alt ? Kind::kNone : Kind::kLaserTemperature;
+    }
+  };
+  bool have_laser = false;
+  bool have_tec = false;
+  for (int aux = 0; aux < 3; ++aux) {
+    const Kind kind = kindOf(aux);
+    if (kind == Kind::kNone || (kind == Kind::kLaserTemperature && have_laser) || (kind == Kind::kTecCurrent && have_tec)) {
+      continue;
+    }
+    const auto metric = kind == Kind::kLaserTemperature ? ModuleMetric::kLaserTemperatureCelsius : ModuleMetric::kTecCurrentPercent;
+    const double scale = kind == Kind::kLaserTemperature ? 1.0 / 256 : 100.0 / 32767;
+    const auto at = static_cast<std::size_t>(2 * aux);
+    const auto raw = w.s16(kAuxMonitors + at);
+    if (!raw) continue;
+    (kind == Kind::kLaserTemperature ? have_laser : have_tec) = true;
+    sample.module.set(metric, *raw * scale);
+    if (p2.hasUpper()) {
+      readThresholds(p2, kAuxThresholds + 8 * static_cast<std::size_t>(aux),
+                     [scale](std::uint16_t r) { return static_cast<std::int16_t>(r) * scale; }, sample.thresholds(metric));
+    }
+    if (auto f = w.u8(kAuxFlags + static_cast<std::size_t>(aux / 2))) {
+      const int base = (aux % 2) * 4;
+      sample.module_flags[static_cast<std::size_t>(metric)] =
+          makeFlags(bit(*f, base), bit(*f, base + 1), bit(*f, base + 2), bit(*f, base + 3));
+    }
+  }
+}
+
 }  // namespace
 
 int cmisBankCount(const ModuleMemory& memory) {
@@ -273,6 +323,7 @@ void decodeCmis(const ModuleMemory& memory, Sample& sample) {
   const double bias_scale = mult_code == 1 ? 2.0 : (mult_code == 2 ? 4.0 : 1.0);
 
   const PageWindow p2(memory, kI2cAddressA0, 0, kPage02);
+  decodeAuxMonitors(w, p1, p2, sample);
   if (p1.hasUpper()) {
     if (!p2.hasUpper()) {
       addIssue(sample, "page 02h not read: thresholds missing");

@@ -216,6 +216,7 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
   // lacks that metric's thresholds (the first lane carrying it).
   std::optional<double> laser_temp;
   std::optional<double> laser_age;
+  const bool aux_laser = sample.module[ModuleMetric::kLaserTemperatureCelsius].has_value();
   if (detail::fullPage(memory, 0, kVdmAdvertisingPage) != nullptr && vdmGroupCount(memory, 0) == 0) {
     addIssue(sample, "VDM refused: page 2Fh reads as a copy of page 00h");
     return;
@@ -261,7 +262,7 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
         if (type_id == 4) {  // laser temperature: the hottest laser is the module figure
           laser_temp = laser_temp ? std::max(*laser_temp, value) : value;
           auto& th = sample.thresholds(ModuleMetric::kLaserTemperatureCelsius);
-          if (usable && !th) th = thresholdSet(*info, thresholds, set);
+          if (usable && !aux_laser && !th) th = thresholdSet(*info, thresholds, set);
           continue;
         }
         if (type_id == 1) {  // laser age in percent of rated life
@@ -284,7 +285,10 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
       if (refused > 0) refuseThresholds(sample, b, g, refused, first_refused, *first_refused_info);
     }
   }
-  if (laser_temp) sample.module.set(ModuleMetric::kLaserTemperatureCelsius, *laser_temp);
+  // An Aux laser temperature monitor (decoded first) is the module's own figure.
+  if (laser_temp && !aux_laser) {
+    sample.module.set(ModuleMetric::kLaserTemperatureCelsius, *laser_temp);
+  }
   if (laser_age) sample.module.set(ModuleMetric::kLaserAgeRatio, *laser_age);
 }
 

@@ -130,3 +130,55 @@ TEST(CmisActiveApplication, AppSelNamingNoDescriptorIsAnIssueNotALane) {
 
 }  // namespace
 }  // namespace opticsd::eeprom::test
+
+namespace opticsd::eeprom::test {
+namespace {
+
+TEST(Cmis4Golden, AuxLaserTemperatureAndTecCurrentWithThresholds) {
+  const Sample s = decodeFixture("synthetic-cmis4-400g-fr4-aux");
+  EXPECT_TRUE(s.issues.empty()) << s.issues.front();
+  EXPECT_EQ(s.identity.spec_revision, "CMIS 4.0");
+  EXPECT_EQ(s.identity.media, "400G-FR4");
+  EXPECT_EQ(s.identity.default_application, false);
+  ASSERT_EQ(s.identity.data_paths.size(), 1u);
+  EXPECT_EQ(s.identity.data_paths[0].host_lane_count, 8);
+  EXPECT_EQ(s.identity.data_paths[0].media_lane_count, 4);
+
+  EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kLaserTemperatureCelsius], 45.5);  // Aux2: 11648 / 256
+  EXPECT_NEAR(*s.module[ModuleMetric::kTecCurrentPercent], -10.0009, 1e-4);   // Aux1: -3277 x 100 / 32767
+  const Thresholds& laser = *s.thresholds(ModuleMetric::kLaserTemperatureCelsius);
+  EXPECT_DOUBLE_EQ(*laser.high_alarm, 80.0);
+  EXPECT_DOUBLE_EQ(*laser.low_alarm, -5.0);
+  EXPECT_DOUBLE_EQ(*laser.high_warning, 75.0);
+  EXPECT_DOUBLE_EQ(*laser.low_warning, 0.0);
+  const Thresholds& tec = *s.thresholds(ModuleMetric::kTecCurrentPercent);
+  EXPECT_DOUBLE_EQ(*tec.high_alarm, 100.0);
+  EXPECT_DOUBLE_EQ(*tec.low_alarm, -100.0);
+  EXPECT_NEAR(*tec.high_warning, 90.0, 1e-3);
+  const auto flags = *s.module_flags[static_cast<std::size_t>(ModuleMetric::kLaserTemperatureCelsius)];
+  EXPECT_TRUE(flags.high_warning);
+  EXPECT_FALSE(flags.high_alarm);
+  EXPECT_FALSE(s.module_flags[static_cast<std::size_t>(ModuleMetric::kTecCurrentPercent)]->any());
+
+  ASSERT_EQ(s.lanes.size(), 4u);
+  EXPECT_NEAR(lane(s, 4, LaneMetric::kTxPowerDbm), 10 * std::log10(1.3), kDb);
+  EXPECT_NEAR(lane(s, 4, LaneMetric::kRxPowerDbm), 10 * std::log10(0.53), kDb);
+  EXPECT_FALSE(s.module[ModuleMetric::kLaserAgeRatio]);  // no VDM
+}
+
+// Aux2 as TEC current (byte 145 bit 1) and Aux3 as Vcc2 (bit 2, no catalogue
+// row): no laser temperature is invented from either.
+TEST(Cmis4Golden, AuxTypesDecideWhatEachMonitorIs) {
+  ModuleMemory m = loadFixture("synthetic-cmis4-400g-fr4-aux");
+  const std::uint8_t types = 0x07;   // Aux1 custom, Aux2 TEC current, Aux3 Vcc2
+  const std::uint8_t advert = 0x1B;  // temperature, Vcc, Aux2, Aux3
+  m.write(kI2cAddressA0, 0, 0x01, 145, std::span(&types, 1));
+  m.write(kI2cAddressA0, 0, 0x01, 159, std::span(&advert, 1));
+  Sample s;
+  decodeModule(m, s);
+  EXPECT_FALSE(s.module[ModuleMetric::kLaserTemperatureCelsius]);
+  EXPECT_NEAR(s.module[ModuleMetric::kTecCurrentPercent].value_or(0), 11648 * 100.0 / 32767, 1e-9);  // Aux2 raw
+}
+
+}  // namespace
+}  // namespace opticsd::eeprom::test
