@@ -39,6 +39,33 @@ constexpr std::array<VdmTypeInfo, 24> kTypes{{
     {"Errored frames current, host input", "", VdmEncoding::kF16, 1},
 }};
 
+// OIF C-CMIS 1.1 VDM observable types 128-147 (index = type ID - 128), as the
+// implementation agreement lists them: coherent line-side values.
+constexpr double kPercentU16 = 100.0 / 65535;
+constexpr std::uint8_t kFirstCoherentType = 128;
+constexpr std::array<VdmTypeInfo, 20> kCoherentTypes{{
+    {"Modulator bias X/I", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias X/Q", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias Y/I", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias Y/Q", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias X phase", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias Y phase", "%", VdmEncoding::kU16, kPercentU16},
+    {"Chromatic dispersion, high granularity (short link)", "ps/nm", VdmEncoding::kS16, 1},
+    {"Chromatic dispersion, low granularity (long link)", "ps/nm", VdmEncoding::kS16, 20},
+    {"Differential group delay", "ps", VdmEncoding::kU16, 0.01},
+    {"SOPMD", "ps^2", VdmEncoding::kU16, 0.01},
+    {"Polarization dependent loss", "dB", VdmEncoding::kU16, 0.1},
+    {"OSNR", "dB", VdmEncoding::kU16, 0.1},
+    {"eSNR", "dB", VdmEncoding::kU16, 0.1},
+    {"Carrier frequency offset", "MHz", VdmEncoding::kS16, 1},
+    {"EVM (modem)", "%", VdmEncoding::kU16, kPercentU16},
+    {"Tx power", "dBm", VdmEncoding::kS16, 0.01},
+    {"Rx total power", "dBm", VdmEncoding::kS16, 0.01},
+    {"Rx signal power", "dBm", VdmEncoding::kS16, 0.01},
+    {"SOP rate of change", "krad/s", VdmEncoding::kU16, 1},
+    {"MER", "dB", VdmEncoding::kU16, 0.1},
+}};
+
 // Powers of ten 10^-24 .. 10^7 so F16 decoding needs no pow().
 constexpr std::array<double, 32> kPow10 = {
     1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9,
@@ -54,6 +81,10 @@ double decodeValue(const VdmTypeInfo& info, std::uint16_t raw) {
 }
 
 std::uint16_t be16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
+
+// C-CMIS gives chromatic dispersion twice; the fine one wins where both are present.
+constexpr std::uint8_t kCdShortLink = 134;
+constexpr std::uint8_t kCdLongLink = 135;
 
 // Which Sample lane metric an observable type feeds, media and host side. The
 // errored-frames minimum, maximum and average (17-22) are decoded for
@@ -74,6 +105,25 @@ std::optional<LaneMetric> laneMetricFor(std::uint8_t type_id) {
     case 16: return LaneMetric::kHostPreFecBerRatio;
     case 23: return LaneMetric::kErroredFramesRatio;
     case 24: return LaneMetric::kHostErroredFramesRatio;
+    // C-CMIS. Not carried: 143 Tx power (page 11h has it), 147 MER (no catalogue row).
+    case 128: return LaneMetric::kModulatorBiasXIPercent;
+    case 129: return LaneMetric::kModulatorBiasXQPercent;
+    case 130: return LaneMetric::kModulatorBiasYIPercent;
+    case 131: return LaneMetric::kModulatorBiasYQPercent;
+    case 132: return LaneMetric::kModulatorBiasXPhasePercent;
+    case 133: return LaneMetric::kModulatorBiasYPhasePercent;
+    case kCdShortLink:
+    case kCdLongLink: return LaneMetric::kChromaticDispersionPsPerNm;
+    case 136: return LaneMetric::kDifferentialGroupDelayPicoseconds;
+    case 137: return LaneMetric::kSopmdPicosecondsSquared;
+    case 138: return LaneMetric::kPolarizationDependentLossDecibels;
+    case 139: return LaneMetric::kOsnrDecibels;
+    case 140: return LaneMetric::kEsnrDecibels;
+    case 141: return LaneMetric::kCarrierFrequencyOffsetMegahertz;
+    case 142: return LaneMetric::kErrorVectorMagnitudePercent;
+    case 144: return LaneMetric::kRxTotalPowerDbm;
+    case 145: return LaneMetric::kRxSignalPowerDbm;
+    case 146: return LaneMetric::kSopRateOfChangeKiloradiansPerSecond;
     default: return std::nullopt;
   }
 }
@@ -106,6 +156,9 @@ double decodeF16(std::uint16_t raw) {
 }
 
 const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id) {
+  if (type_id >= kFirstCoherentType && type_id - kFirstCoherentType < static_cast<int>(kCoherentTypes.size())) {
+    return &kCoherentTypes[type_id - kFirstCoherentType];
+  }
   if (type_id == 0 || type_id > kTypes.size()) return nullptr;
   return &kTypes[type_id - 1u];
 }
@@ -277,6 +330,7 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
         Lane* const found = laneNumbered(sample, 8u * bank + (d0 & 0x0fu) + 1);
         if (found == nullptr) continue;
         Lane& lane = *found;
+        if (type_id == kCdLongLink && lane.values[*metric]) continue;  // the short-link reading is finer
         lane.values.set(*metric, value);
         if (flags != nullptr) lane.flags[static_cast<std::size_t>(*metric)] = slotFlags(flags, g, slot);
         auto& th = sample.thresholds(*metric);

@@ -33,7 +33,7 @@ struct VdmTypeInfo {
   double scale = 1;        // applied to U16/S16 values
 };
 
-// Observable types 1-24 of the CMIS 5.2 VDM observable type list; nullptr for other IDs.
+// Observable types 1-24 of the CMIS 5.2 VDM list and 128-147 of OIF C-CMIS 1.1; nullptr for other IDs.
 const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id);
 
 struct VdmObservable {
