@@ -45,6 +45,11 @@ struct ModuleDataPath {
   std::uint8_t media_lane_count = 0;
 };
 
+// Supported link lengths the module advertises, in metres (absent: not given).
+struct LinkLengths {
+  std::optional<double> smf_m, om1_m, om2_m, om3_m, om4_m, om5_m;
+};
+
 struct ModuleIdentity {
   ModuleFamily family = ModuleFamily::kUnknown;
   std::optional<std::uint8_t> sff8024_identifier;
@@ -74,6 +79,13 @@ struct ModuleIdentity {
   std::optional<bool> default_application;          // true: no host lane had an active AppSel
   std::optional<int> host_lane_count;               // over the active data paths
   std::optional<int> media_lane_count;
+  // What `opticsd decode` shows besides, as ethtool -m does.
+  std::string hardware_revision;                        // CMIS page 01h bytes 130-131, "major.minor"
+  std::optional<double> nominal_signalling_rate_gbaud;  // SFF-8472 bytes 12/66, SFF-8636 140/222
+  std::string encoding;                                 // SFF-8024 Table 4-2 ("64B/66B", "PAM4" ...)
+  std::string media_technology;                         // CMIS byte 212 / SFF-8636 byte 147 bits 7-4
+  LinkLengths link_lengths;
+  std::optional<bool> vdm_supported;                    // CMIS page 01h byte 142 bit 6
 };
 
 // Module-advertised limits for one metric, in the metric's own unit.

@@ -34,9 +34,10 @@ struct DecodeOptions {
 };
 
 void row(std::string& out, const std::string& label, const std::string& value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "\t%-42s: ", label.c_str());
-  out += buf;
+  out += '\t';
+  out += label;
+  if (label.size() < 42) out.append(42 - label.size(), ' ');  // a long label is kept whole, not cut
+  out += ": ";
   out += value;
   out += '\n';
 }
@@ -182,6 +183,17 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
   text("Vendor SN", id.serial);
   text("Date code", id.date_code);
   text("Firmware version", id.firmware_version);
+  text("Hardware revision", id.hardware_revision);
+  text("Encoding", id.encoding);
+  text("Media interface technology", id.media_technology);
+  if (id.nominal_signalling_rate_gbaud) row(out, "Nominal signalling rate", fmt("%.2f GBd", *id.nominal_signalling_rate_gbaud));
+  const LinkLengths& len = id.link_lengths;
+  for (const auto& [label, value] : {std::pair{"Length (SMF)", len.smf_m}, std::pair{"Length (OM1)", len.om1_m},
+                                     std::pair{"Length (OM2)", len.om2_m}, std::pair{"Length (OM3)", len.om3_m},
+                                     std::pair{"Length (OM4)", len.om4_m}, std::pair{"Length (OM5)", len.om5_m}}) {
+    if (value) row(out, label, fmt("%.0f m", *value));
+  }
+  if (id.vdm_supported) row(out, "VDM supported", yesNo(id.vdm_supported));
   if (id.wavelength_nm) row(out, "Laser wavelength", fmt("%.2f nm", *id.wavelength_nm));
   if (id.cable_length_m) row(out, "Cable length", fmt("%.1f m", *id.cable_length_m));
   if (id.power_class) {

@@ -92,6 +92,16 @@ json identityToJson(const ModuleIdentity& id) {
   }
   putOptionals(j, "default_application", id.default_application, "host_lane_count", id.host_lane_count,
                "media_lane_count", id.media_lane_count);
+  putString(j, "hardware_revision", id.hardware_revision);
+  putOptional(j, "nominal_signalling_rate_gbaud", id.nominal_signalling_rate_gbaud);
+  putString(j, "encoding", id.encoding);
+  putString(j, "media_technology", id.media_technology);
+  json lengths = json::object();
+  const LinkLengths& len = id.link_lengths;
+  putOptionals(lengths, "smf_m", len.smf_m, "om1_m", len.om1_m, "om2_m", len.om2_m, "om3_m", len.om3_m, "om4_m",
+               len.om4_m, "om5_m", len.om5_m);
+  if (!lengths.empty()) j["link_lengths"] = std::move(lengths);
+  putOptional(j, "vdm_supported", id.vdm_supported);
   return j;
 }
 

@@ -37,6 +37,9 @@ constexpr std::size_t kConnector = 203;       // SFF-8024 Table 4-3
 constexpr std::size_t kMediaTech = 212;       // MediaInterfaceTechnology: < 0x0A optical, 0x0A-0x0F copper
 
 // CMIS 5.2 page 01h (advertising).
+constexpr std::size_t kHardwareRevision = 130; // 130-131 ModuleHardwareMajor/MinorRevision
+constexpr std::size_t kLengthSmf = 132;       // bits 7-6 multiplier (0.1 / 1 km), bits 5-0 base
+constexpr std::size_t kLengthOm5 = 133;       // 2 m units, then OM4 134, OM3 135 (2 m) and OM2 136 (1 m)
 constexpr std::size_t kWavelength = 138;      // 138-139 nominal wavelength, 0.05 nm
 constexpr std::size_t kPagesAdvert = 142;     // bit 6 VDM pages 20h-2Fh, bits 1-0 banks supported
 constexpr std::size_t kAuxMonitorTypes = 145; // bit 0 Aux1 (0 TEC current), bit 1 Aux2 (0 laser temp, 1 TEC current),
@@ -111,6 +114,18 @@ void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample) {
   if (media_type == kMediaTypeMmf || media_type == kMediaTypeSmf || media_type == kMediaTypeActiveCable) {
     if (auto wl = p1.u16(kWavelength); wl && *wl != 0 && !copper_tech) id.wavelength_nm = *wl * 0.05;
   }
+  if (tech) setText(id.media_technology, mediaTechnologyName(*tech));
+  if (p1.has(kHardwareRevision, 2)) {
+    assignVersion(id.hardware_revision, "", p1.raw(kHardwareRevision), p1.raw(kHardwareRevision + 1));
+  }
+  if (auto smf = p1.u8(kLengthSmf); smf && (*smf & 0x3f) != 0 && (*smf >> 6) < 2) {
+    id.link_lengths.smf_m = (*smf & 0x3f) * ((*smf >> 6) == 0 ? 100.0 : 1000.0);
+  }
+  id.link_lengths.om5_m = lengthMetres(p1.u8(kLengthOm5), 2);
+  id.link_lengths.om4_m = lengthMetres(p1.u8(kLengthOm5 + 1), 2);
+  id.link_lengths.om3_m = lengthMetres(p1.u8(kLengthOm5 + 2), 2);
+  id.link_lengths.om2_m = lengthMetres(p1.u8(kLengthOm5 + 3), 1);
+  if (auto pages = p1.u8(kPagesAdvert)) id.vdm_supported = bit(*pages, 6);
 }
 
 // The media name, lane rate and lane counts of the data paths that run (the

@@ -168,6 +168,15 @@ void decodeVendorFields(const PageWindow& w, const VendorFieldLayout& layout, Mo
 std::optional<double> laneRateFromSignallingRate(std::optional<std::uint8_t> nominal,
                                                  std::optional<std::uint8_t> extended, bool with_1g);
 
+// Nominal signalling rate in GBd from the same bytes (absent when 0).
+std::optional<double> signallingRateGbaud(std::optional<std::uint8_t> nominal, std::optional<std::uint8_t> extended);
+
+// `byte` x `metres_per_unit`, or nothing when the byte is absent or 0 ("not given").
+inline std::optional<double> lengthMetres(std::optional<std::uint8_t> byte, double metres_per_unit) {
+  if (!byte || *byte == 0) return std::nullopt;
+  return *byte * metres_per_unit;
+}
+
 inline AlarmFlags makeFlags(bool high_alarm, bool low_alarm, bool high_warning, bool low_warning) {
   AlarmFlags f;
   f.high_alarm = high_alarm;

@@ -234,6 +234,44 @@ const InterfaceInfo* mediaInterface(std::uint8_t media_type, std::uint8_t id) {
   }
 }
 
+std::string_view encodingName(std::uint8_t code, bool sff8472) {
+  switch (code) {
+    case 0x01: return "8B/10B";
+    case 0x02: return "4B/5B";
+    case 0x03: return "NRZ";
+    case 0x04: return sff8472 ? "Manchester" : "SONET Scrambled";
+    case 0x05: return sff8472 ? "SONET Scrambled" : "64B/66B";
+    case 0x06: return sff8472 ? "64B/66B" : "Manchester";
+    case 0x07: return "256B/257B (transcoded FEC-enabled data)";
+    case 0x08: return "PAM4";
+    default: return "";
+  }
+}
+
+std::string_view mediaTechnologyName(std::uint8_t code) {
+  static constexpr std::string_view kNames[18] = {
+      "850 nm VCSEL",
+      "1310 nm VCSEL",
+      "1550 nm VCSEL",
+      "1310 nm FP",
+      "1310 nm DFB",
+      "1550 nm DFB",
+      "1310 nm EML",
+      "1550 nm EML",
+      "Other",
+      "1490 nm DFB",
+      "Copper cable, unequalized",
+      "Copper cable, passive equalized",
+      "Copper cable, near and far end limiting active equalizers",
+      "Copper cable, far end limiting active equalizers",
+      "Copper cable, near end limiting active equalizers",
+      "Copper cable, linear active equalizers",
+      "C-band tunable laser",
+      "L-band tunable laser",
+  };
+  return code < std::size(kNames) ? kNames[code] : std::string_view{};
+}
+
 const InterfaceInfo* hostInterface(std::uint8_t id) { return lookup(kHostInterfaces, id); }
 
 }  // namespace opticsd::eeprom
