@@ -144,11 +144,16 @@ struct TablePortSpec {
     kIfIndexColumn,  // a column of the row holds the ifIndex (the index is the vendor's own port number)
     kNameColumn,     // a column of the row holds the port's name (optionally cut by `pattern`)
     kEntityArc,      // the index arc is an entPhysicalIndex: entAliasMapping -> ifName, else entPhysicalName
+    kIndexTemplate,  // a name made from index arcs (no map from the vendor's index to an ifIndex exists)
   };
   From from = From::kIfIndexArc;
   std::uint32_t column = 0;  // kIfIndexColumn, kNameColumn
   std::optional<std::regex> pattern;  // kNameColumn: group 1 = the name; no match skips the row
   std::string pattern_text;
+  // kIndexTemplate: literal text, and the index arc number of each `{N}`
+  // placeholder between them (pieces.size() == arcs.size() + 1).
+  std::vector<std::string> template_pieces;
+  std::vector<std::uint32_t> template_arcs;
 };
 
 struct TableSpec {

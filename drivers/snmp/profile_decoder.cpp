@@ -558,6 +558,19 @@ std::string tablePort(const TableSpec& table, const Layout& layout, const Varbin
       }
       return m[1].str();
     }
+    case TablePortSpec::From::kIndexTemplate: {
+      std::string name = table.port.template_pieces.front();
+      for (std::size_t i = 0; i < table.port.template_arcs.size(); ++i) {
+        const std::uint32_t arc = table.port.template_arcs[i];
+        if (index.size() < arc) {
+          why = "index has no arc " + std::to_string(arc) + " for port.index_template";
+          return {};
+        }
+        name += std::to_string(index[arc - 1]);
+        name += table.port.template_pieces[i + 1];
+      }
+      return name;
+    }
     case TablePortSpec::From::kEntityArc: {
       if (index.size() < table.port_arc) return {};
       const std::string* name = layout.entityName(index[table.port_arc - 1]);

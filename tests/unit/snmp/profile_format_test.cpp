@@ -254,6 +254,38 @@ tables:
   EXPECT_NE(findPort(r, "eth0"), nullptr) << "ifIndex 9 has only an ifDescr: " << ports(r);
 }
 
+TEST(ProfileFormat, PortFromATemplateOfIndexArcs) {
+  auto r = decode(profileFrom(R"(name: t
+tables:
+  - name: e
+    entry: 1.3.6.1.4.1.32473.7.1
+    port: {index_template: 'unit{1}/xcvr{2}'}
+    lane_arc: 3
+    columns:
+      - {column: 2, metric: rx_power, unit: dbm}
+)"),
+                  storeFrom("1.3.6.1.2.1.31.1.1.1.1.9|4|eth0\n"
+                            "1.3.6.1.4.1.32473.7.1.2.1.9.1|2|-3\n1.3.6.1.4.1.32473.7.1.2.1.9.2|2|-4\n"
+                            "1.3.6.1.4.1.32473.7.1.2.2.9.1|2|-5\n"),
+                  "sw", 0);
+  const Sample* p = findPort(r, "unit1/xcvr9");
+  ASSERT_NE(p, nullptr) << ports(r);
+  ASSERT_EQ(p->lanes.size(), 2u);
+  EXPECT_NE(findPort(r, "unit2/xcvr9"), nullptr) << ports(r);
+  EXPECT_EQ(findPort(r, "eth0"), nullptr);
+}
+
+TEST(ProfileFormat, BadIndexTemplatesAreRefused) {
+  for (const char* bad : {"'xcvr'", "'xcvr{0}'", "'xcvr{17}'", "'xcvr{a}'", "'xcvr{2'", "'xcvr}2'"}) {
+    auto p = loadProfile(std::string("name: t\ntables:\n  - name: e\n    entry: 1.3.6.1.4.1.32473.7.1\n"
+                                     "    port: {index_template: ") +
+                             bad + "}\n    columns:\n      - {column: 2, metric: temperature}\n",
+                         "t.yaml");
+    ASSERT_FALSE(p) << bad;
+    EXPECT_NE(p.error().message.find("port.index_template"), std::string::npos) << p.error().message;
+  }
+}
+
 TEST(ProfileFormat, PortFromAnEntityIndexThroughAliasMappingOrName) {
   auto profile = profileFrom(R"(name: t
 tables:
