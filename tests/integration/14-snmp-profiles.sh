@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every shipped SNMP profile through the real daemon: one snmpsim agent serves
-# the Arista EOS, SONiC, Cisco NX-OS and IOS-XE, Juniper, Nokia SR OS and IP
-# Infusion OcNOS fixtures (community = fixture), the
+# the Arista EOS, SONiC, Cisco NX-OS and IOS-XE, Juniper, Nokia SR OS, IP
+# Infusion OcNOS and Dell OS9 fixtures (community = fixture), the
 # daemon picks each profile by sysObjectID (none is named in the config), and
 # every target comes up with module values, lane Rx power and identity on a
 # scrape that passes promtool, with no poll errors.
@@ -13,7 +13,7 @@ need snmpget
 need promtool
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 FIXTURES="$OPTICSD_SOURCE_DIR/tests/fixtures/snmp"
-PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe juniper-dom nokia-sros ipinfusion-ocnos)  # fixture names
+PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe juniper-dom nokia-sros ipinfusion-ocnos dell-os9)  # fixture names
 
 files=()
 for p in "${PROFILES[@]}"; do files+=("$FIXTURES/$p.snmprec"); done

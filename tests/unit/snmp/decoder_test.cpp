@@ -266,6 +266,36 @@ TEST(OcnosProfile, ChannelRowsInTheMibsUnitsNamedByTheMibIndex) {
   }
 }
 
+// DELL-NETWORKING-IF-EXTENSION-MIB: text with units, one column per lane, a
+// row without optics (dellNetIfTransOpticsPresent false) is no module.
+TEST(DellOs9Profile, TextColumnsPerLaneAndRowsWithoutOptics) {
+  auto r = decode(shippedProfile("dell-os9"), fixtureStore("dell-os9.snmprec"), "os9", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  EXPECT_EQ(findPort(r, "hundredGigE 1/3"), nullptr) << "a port without optics became a 0 C, 0 dBm module";
+  const Sample* sr4 = findPort(r, "fortyGigE 1/1");
+  ASSERT_NE(sr4, nullptr);
+  EXPECT_DOUBLE_EQ(*sr4->module[ModuleMetric::kTemperatureCelsius], 31.5);
+  EXPECT_DOUBLE_EQ(*sr4->module[ModuleMetric::kSupplyVoltageVolts], 3.29);
+  ASSERT_EQ(sr4->lanes.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const Lane* l = findLane(*sr4, n);
+    ASSERT_NE(l, nullptr) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kTxPowerDbm], -1.0 - 0.25 * n) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kRxPowerDbm], -2.0 - 0.25 * n) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kTxBiasMilliamperes], 6.0 + n) << n;
+  }
+  const Sample* one = findPort(r, "hundredGigE 1/2");
+  ASSERT_NE(one, nullptr);
+  EXPECT_DOUBLE_EQ(*findLane(*one, 1)->values[LaneMetric::kRxPowerDbm], -3.1);
+  EXPECT_DOUBLE_EQ(*findLane(*one, 1)->values[LaneMetric::kTxPowerDbm], -2.35);
+  for (int n = 2; n <= 4; ++n) {
+    if (const Lane* l = findLane(*one, n)) {
+      EXPECT_FALSE(l->values[LaneMetric::kRxPowerDbm]) << "'N/A' became a power on lane " << n;
+      EXPECT_FALSE(l->values[LaneMetric::kTxBiasMilliamperes]) << n;
+    }
+  }
+}
+
 TEST(BrokenAgent, EachBadRowIsAnIssueAndGoodRowsSurvive) {
   auto r = decode(shippedProfile("arista-eos"), fixtureStore("broken-arista.snmprec"), "bad", 0);
   ASSERT_EQ(r.samples.size(), 1u);
