@@ -441,7 +441,7 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
   if (!columns || !columns.IsSequence() || columns.size() == 0) return r.failAt(node, "columns: expected a list");
   for (const auto& c : columns) {
     auto ok = r.onlyKeys(c, {"column", "metric", "threshold", "divisor", "unit", "precision_column", "scale_column",
-                             "format", "absent", "lane"});
+                             "exponent_column", "exponent_sign", "format", "absent", "lane"});
     if (!ok) return tl::unexpected(ok.error());
     ColumnRule rule;
     OPTICSD_TRY(col, r.integer(c["column"], "column", 1, 100000));
@@ -472,6 +472,16 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
     if (c["scale_column"]) {
       OPTICSD_TRY(sc, r.integer(c["scale_column"], "scale_column", 1, 100000));
       rule.scale_column = static_cast<std::uint32_t>(sc);
+    }
+    if (c["exponent_column"]) {
+      OPTICSD_TRY(ec, r.integer(c["exponent_column"], "exponent_column", 1, 100000));
+      rule.exponent_column = static_cast<std::uint32_t>(ec);
+    }
+    if (c["exponent_sign"]) {
+      if (!rule.exponent_column) return r.failAt(c["exponent_sign"], "exponent_sign: only with exponent_column");
+      OPTICSD_TRY(sign, r.integer(c["exponent_sign"], "exponent_sign", -1, 1));
+      if (sign == 0) return r.failAt(c["exponent_sign"], "exponent_sign: expected 1 or -1");
+      rule.exponent_sign = static_cast<int>(sign);
     }
     if (c["format"]) {
       OPTICSD_TRY(format, r.string(c["format"], "format"));

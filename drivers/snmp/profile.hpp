@@ -122,6 +122,10 @@ struct ColumnRule {
   ValueUnit unit = ValueUnit::kNative;
   std::uint32_t precision_column = 0;  // per-row precision (value x 10^-p), 0 = none
   std::uint32_t scale_column = 0;      // per-row ENTITY-SENSOR style scale code, 0 = none
+  // Mantissa/exponent pairs (OTN BER): value x 10^(exponent_sign x e), e from
+  // this column of the row; 0 = none. Juniper writes 10^-e, Cisco 10^e.
+  std::uint32_t exponent_column = 0;
+  int exponent_sign = 1;
   ValueFormat format = ValueFormat::kInteger;
   Sentinels absent;
   std::uint16_t lane = 0;  // a fixed lane for this column (one column per lane), 0 = from lane_arc
