@@ -14,6 +14,36 @@
 namespace opticsd::snmp {
 namespace {
 
+// "cmmTrans{1}.{2}" -> pieces {"cmmTrans", ".", ""}, arcs {1, 2}. Braces only
+// as placeholders of an index arc 1..16; at least one placeholder, so that two
+// rows never share a name by accident.
+tl::expected<std::pair<std::vector<std::string>, std::vector<std::uint32_t>>, std::string> parseIndexTemplate(
+    const std::string& text) {
+  std::vector<std::string> pieces{std::string()};
+  std::vector<std::uint32_t> arcs;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '}') return tl::unexpected(std::string("'}' without '{'"));
+    if (c != '{') {
+      pieces.back() += c;
+      continue;
+    }
+    const auto close = text.find('}', i);
+    if (close == std::string::npos) return tl::unexpected(std::string("'{' without '}'"));
+    const std::string digits = text.substr(i + 1, close - i - 1);
+    if (digits.empty() || digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string::npos) {
+      return tl::unexpected("'{" + digits + "}' is not an index arc number");
+    }
+    const auto arc = static_cast<std::uint32_t>(std::stoul(digits));
+    if (arc < 1 || arc > 16) return tl::unexpected("index arc " + digits + " is outside 1..16");
+    arcs.push_back(arc);
+    pieces.emplace_back();
+    i = close;
+  }
+  if (arcs.empty()) return tl::unexpected(std::string("needs at least one {N} (an index arc)"));
+  return std::make_pair(std::move(pieces), std::move(arcs));
+}
+
 struct MetricNameRow {
   std::string_view name;
   MetricTarget target;
@@ -343,10 +373,13 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
     table.lane_base = static_cast<int>(base);
   }
   if (const auto port = node["port"]) {
-    auto ok = r.onlyKeys(port, {"if_index_column", "name_column", "entity_index", "pattern"});
+    auto ok = r.onlyKeys(port, {"if_index_column", "name_column", "entity_index", "index_template", "pattern"});
     if (!ok) return tl::unexpected(ok.error());
-    int given = (port["if_index_column"] ? 1 : 0) + (port["name_column"] ? 1 : 0) + (port["entity_index"] ? 1 : 0);
-    if (given != 1) return r.failAt(port, "port: give one of if_index_column, name_column, entity_index");
+    int given = (port["if_index_column"] ? 1 : 0) + (port["name_column"] ? 1 : 0) + (port["entity_index"] ? 1 : 0) +
+                (port["index_template"] ? 1 : 0);
+    if (given != 1) {
+      return r.failAt(port, "port: give one of if_index_column, name_column, entity_index, index_template");
+    }
     if (port["if_index_column"]) {
       OPTICSD_TRY(col, r.integer(port["if_index_column"], "port.if_index_column", 1, 100000));
       table.port.from = TablePortSpec::From::kIfIndexColumn;
@@ -355,6 +388,13 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
       OPTICSD_TRY(col, r.integer(port["name_column"], "port.name_column", 1, 100000));
       table.port.from = TablePortSpec::From::kNameColumn;
       table.port.column = static_cast<std::uint32_t>(col);
+    } else if (port["index_template"]) {
+      OPTICSD_TRY(text, r.string(port["index_template"], "port.index_template"));
+      auto parsed = parseIndexTemplate(text);
+      if (!parsed) return r.failAt(port["index_template"], "port.index_template: " + parsed.error());
+      table.port.from = TablePortSpec::From::kIndexTemplate;
+      table.port.template_pieces = std::move(parsed->first);
+      table.port.template_arcs = std::move(parsed->second);
     } else {
       OPTICSD_TRY(flag, r.string(port["entity_index"], "port.entity_index"));
       if (flag != "true") return r.failAt(port["entity_index"], "port.entity_index: expected true");
@@ -401,7 +441,7 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
   if (!columns || !columns.IsSequence() || columns.size() == 0) return r.failAt(node, "columns: expected a list");
   for (const auto& c : columns) {
     auto ok = r.onlyKeys(c, {"column", "metric", "threshold", "divisor", "unit", "precision_column", "scale_column",
-                             "format", "absent", "lane"});
+                             "exponent_column", "exponent_sign", "format", "absent", "lane"});
     if (!ok) return tl::unexpected(ok.error());
     ColumnRule rule;
     OPTICSD_TRY(col, r.integer(c["column"], "column", 1, 100000));
@@ -432,6 +472,16 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
     if (c["scale_column"]) {
       OPTICSD_TRY(sc, r.integer(c["scale_column"], "scale_column", 1, 100000));
       rule.scale_column = static_cast<std::uint32_t>(sc);
+    }
+    if (c["exponent_column"]) {
+      OPTICSD_TRY(ec, r.integer(c["exponent_column"], "exponent_column", 1, 100000));
+      rule.exponent_column = static_cast<std::uint32_t>(ec);
+    }
+    if (c["exponent_sign"]) {
+      if (!rule.exponent_column) return r.failAt(c["exponent_sign"], "exponent_sign: only with exponent_column");
+      OPTICSD_TRY(sign, r.integer(c["exponent_sign"], "exponent_sign", -1, 1));
+      if (sign == 0) return r.failAt(c["exponent_sign"], "exponent_sign: expected 1 or -1");
+      rule.exponent_sign = static_cast<int>(sign);
     }
     if (c["format"]) {
       OPTICSD_TRY(format, r.string(c["format"], "format"));

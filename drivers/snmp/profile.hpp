@@ -122,6 +122,10 @@ struct ColumnRule {
   ValueUnit unit = ValueUnit::kNative;
   std::uint32_t precision_column = 0;  // per-row precision (value x 10^-p), 0 = none
   std::uint32_t scale_column = 0;      // per-row ENTITY-SENSOR style scale code, 0 = none
+  // Mantissa/exponent pairs (OTN BER): value x 10^(exponent_sign x e), e from
+  // this column of the row; 0 = none. Juniper writes 10^-e, Cisco 10^e.
+  std::uint32_t exponent_column = 0;
+  int exponent_sign = 1;
   ValueFormat format = ValueFormat::kInteger;
   Sentinels absent;
   std::uint16_t lane = 0;  // a fixed lane for this column (one column per lane), 0 = from lane_arc
@@ -144,11 +148,16 @@ struct TablePortSpec {
     kIfIndexColumn,  // a column of the row holds the ifIndex (the index is the vendor's own port number)
     kNameColumn,     // a column of the row holds the port's name (optionally cut by `pattern`)
     kEntityArc,      // the index arc is an entPhysicalIndex: entAliasMapping -> ifName, else entPhysicalName
+    kIndexTemplate,  // a name made from index arcs (no map from the vendor's index to an ifIndex exists)
   };
   From from = From::kIfIndexArc;
   std::uint32_t column = 0;  // kIfIndexColumn, kNameColumn
   std::optional<std::regex> pattern;  // kNameColumn: group 1 = the name; no match skips the row
   std::string pattern_text;
+  // kIndexTemplate: literal text, and the index arc number of each `{N}`
+  // placeholder between them (pieces.size() == arcs.size() + 1).
+  std::vector<std::string> template_pieces;
+  std::vector<std::uint32_t> template_arcs;
 };
 
 struct TableSpec {

@@ -558,6 +558,19 @@ std::string tablePort(const TableSpec& table, const Layout& layout, const Varbin
       }
       return m[1].str();
     }
+    case TablePortSpec::From::kIndexTemplate: {
+      std::string name = table.port.template_pieces.front();
+      for (std::size_t i = 0; i < table.port.template_arcs.size(); ++i) {
+        const std::uint32_t arc = table.port.template_arcs[i];
+        if (index.size() < arc) {
+          why = "index has no arc " + std::to_string(arc) + " for port.index_template";
+          return {};
+        }
+        name += std::to_string(index[arc - 1]);
+        name += table.port.template_pieces[i + 1];
+      }
+      return name;
+    }
     case TablePortSpec::From::kEntityArc: {
       if (index.size() < table.port_arc) return {};
       const std::string* name = layout.entityName(index[table.port_arc - 1]);
@@ -581,6 +594,7 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
     auto column = values.column(table.entry, rule.column);
     auto precision_col = rule.precision_column ? values.column(table.entry, rule.precision_column) : Column();
     auto scale_col = rule.scale_column ? values.column(table.entry, rule.scale_column) : Column();
+    auto exponent_col = rule.exponent_column ? values.column(table.entry, rule.exponent_column) : Column();
     for (const auto& vb : column.rows()) {
       auto index = column.indexOf(vb);
       if (index.size() < table.port_arc || index.size() < table.lane_arc) continue;
@@ -642,6 +656,18 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
           continue;
         }
         v *= *scale;
+      }
+      if (rule.exponent_column) {
+        // No BER or ratio a module reports needs more than 10^+-40; anything
+        // beyond is a broken agent, not a value.
+        constexpr std::int64_t kMaxExponent = 40;
+        const auto* e = exponent_col.find(index);
+        auto exponent = e ? e->asInteger() : std::nullopt;
+        if (!exponent || *exponent < -kMaxExponent || *exponent > kMaxExponent) {
+          issues.add(table.name + "." + indexText(index) + ": exponent missing or out of range");
+          continue;
+        }
+        v *= std::pow(10.0, static_cast<double>(rule.exponent_sign * *exponent));
       }
       if (rule.threshold) {
         if (auto t = convertThreshold(rule.metric, rule.unit, v)) setThreshold(sample, rule.metric, *rule.threshold, *t);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every shipped SNMP profile through the real daemon: one snmpsim agent serves
-# the Arista EOS, SONiC, Cisco NX-OS and IOS-XE, Juniper and Nokia SR OS fixtures (community = fixture), the
+# the Arista EOS, SONiC, Cisco NX-OS and IOS-XE, Juniper, Nokia SR OS, IP
+# Infusion OcNOS and Dell OS9 fixtures (community = fixture), the
 # daemon picks each profile by sysObjectID (none is named in the config), and
 # every target comes up with module values, lane Rx power and identity on a
 # scrape that passes promtool, with no poll errors.
@@ -12,7 +13,7 @@ need snmpget
 need promtool
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 FIXTURES="$OPTICSD_SOURCE_DIR/tests/fixtures/snmp"
-PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe juniper-dom nokia-sros)  # fixture names
+PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe juniper-dom nokia-sros ipinfusion-ocnos dell-os9)  # fixture names
 
 files=()
 for p in "${PROFILES[@]}"; do files+=("$FIXTURES/$p.snmprec"); done
@@ -53,6 +54,12 @@ for p in "${PROFILES[@]}"; do
     || fail "$t: an Rx power outside -40..10 dBm (scaling?)"
 done
 grep -q 'opticsd_module_info{target="sw-arista-eos".*vendor="' "$WORK/scrape.txt" || fail "no identity from the Arista profile"
+# OcNOS numbers its transceivers itself: named by the MIB index, never by the
+# ifIndex that happens to share the number (9 is eth0 in the fixture).
+grep -Eq '^opticsd_lane_rx_power_dbm\{target="sw-ipinfusion-ocnos".*port="cmmTrans1\.49"' "$WORK/scrape.txt" \
+  || fail "OcNOS transceiver 1.49 is not named cmmTrans1.49"
+grep -Eq '^opticsd_.*target="sw-ipinfusion-ocnos".*port="eth0"' "$WORK/scrape.txt" \
+  && fail "OcNOS transceiver 9 was named after ifIndex 9 (eth0)"
 stop_opticsd
 
 # A profile that fits no sensor of the device while ENTITY-MIB lists its

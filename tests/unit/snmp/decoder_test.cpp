@@ -229,6 +229,73 @@ TEST(NokiaProfile, ModuleAndLaneTablesInTheMibsUnits) {
   }
 }
 
+// IPI-CMM-CHASSIS-MIB: 0.01 C, 0.001 V, 0.001 mA, 0.001 dBm; -100001 and
+// -100002 mean "no value"; the transceiver number is not an ifIndex.
+TEST(OcnosProfile, ChannelRowsInTheMibsUnitsNamedByTheMibIndex) {
+  auto r = decode(shippedProfile("ipinfusion-ocnos"), fixtureStore("ipinfusion-ocnos.snmprec"), "ocnos", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  for (const auto& s : r.samples) {
+    EXPECT_NE(s.port, "eth0") << "transceiver 9 was taken for ifIndex 9";
+  }
+  const Sample* sfp = findPort(r, "cmmTrans1.9");
+  ASSERT_NE(sfp, nullptr);
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kTemperatureCelsius], 35.12);
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kSupplyVoltageVolts], 3.301);
+  ASSERT_EQ(sfp->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*sfp->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 6.5);
+  EXPECT_DOUBLE_EQ(*sfp->lanes[0].values[LaneMetric::kTxPowerDbm], -2.35);
+  EXPECT_DOUBLE_EQ(*sfp->lanes[0].values[LaneMetric::kRxPowerDbm], -3.1);
+  EXPECT_FALSE(sfp->thresholds(LaneMetric::kRxPowerDbm)) << "limits were read from columns of unknown meaning";
+  const Sample* qsfp = findPort(r, "cmmTrans1.49");
+  ASSERT_NE(qsfp, nullptr);
+  ASSERT_EQ(qsfp->lanes.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const Lane* l = findLane(*qsfp, n);
+    ASSERT_NE(l, nullptr) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kRxPowerDbm], (-1500 - 500 * n) / 1000.0) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kTxBiasMilliamperes], (7000 + 100 * n) / 1000.0) << n;
+  }
+  if (const Sample* no_ddm = findPort(r, "cmmTrans1.10")) {
+    EXPECT_FALSE(no_ddm->module[ModuleMetric::kTemperatureCelsius]) << "-100001 became -1000.01 C";
+    EXPECT_FALSE(no_ddm->module[ModuleMetric::kSupplyVoltageVolts]);
+    for (const auto& l : no_ddm->lanes) {
+      EXPECT_FALSE(l.values[LaneMetric::kRxPowerDbm]) << "-100002 became a power";
+      EXPECT_FALSE(l.values[LaneMetric::kTxPowerDbm]);
+      EXPECT_FALSE(l.values[LaneMetric::kTxBiasMilliamperes]);
+    }
+  }
+}
+
+// DELL-NETWORKING-IF-EXTENSION-MIB: text with units, one column per lane, a
+// row without optics (dellNetIfTransOpticsPresent false) is no module.
+TEST(DellOs9Profile, TextColumnsPerLaneAndRowsWithoutOptics) {
+  auto r = decode(shippedProfile("dell-os9"), fixtureStore("dell-os9.snmprec"), "os9", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  EXPECT_EQ(findPort(r, "hundredGigE 1/3"), nullptr) << "a port without optics became a 0 C, 0 dBm module";
+  const Sample* sr4 = findPort(r, "fortyGigE 1/1");
+  ASSERT_NE(sr4, nullptr);
+  EXPECT_DOUBLE_EQ(*sr4->module[ModuleMetric::kTemperatureCelsius], 31.5);
+  EXPECT_DOUBLE_EQ(*sr4->module[ModuleMetric::kSupplyVoltageVolts], 3.29);
+  ASSERT_EQ(sr4->lanes.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const Lane* l = findLane(*sr4, n);
+    ASSERT_NE(l, nullptr) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kTxPowerDbm], -1.0 - 0.25 * n) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kRxPowerDbm], -2.0 - 0.25 * n) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kTxBiasMilliamperes], 6.0 + n) << n;
+  }
+  const Sample* one = findPort(r, "hundredGigE 1/2");
+  ASSERT_NE(one, nullptr);
+  EXPECT_DOUBLE_EQ(*findLane(*one, 1)->values[LaneMetric::kRxPowerDbm], -3.1);
+  EXPECT_DOUBLE_EQ(*findLane(*one, 1)->values[LaneMetric::kTxPowerDbm], -2.35);
+  for (int n = 2; n <= 4; ++n) {
+    if (const Lane* l = findLane(*one, n)) {
+      EXPECT_FALSE(l->values[LaneMetric::kRxPowerDbm]) << "'N/A' became a power on lane " << n;
+      EXPECT_FALSE(l->values[LaneMetric::kTxBiasMilliamperes]) << n;
+    }
+  }
+}
+
 TEST(BrokenAgent, EachBadRowIsAnIssueAndGoodRowsSurvive) {
   auto r = decode(shippedProfile("arista-eos"), fixtureStore("broken-arista.snmprec"), "bad", 0);
   ASSERT_EQ(r.samples.size(), 1u);

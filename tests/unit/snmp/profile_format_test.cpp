@@ -229,6 +229,44 @@ tables:
   EXPECT_EQ(findPort(r, "eth0"), nullptr) << "the port number was taken for an ifIndex";
 }
 
+// OTN pre-FEC BER as a mantissa and an exponent column. Cisco
+// CISCO-OTN-IF-MIB: mantissa 140 (two implied decimals), exponent -5 is
+// 1.4e-05 (Cisco's published example). Juniper JNX-OPT-IF-EXT-MIB:
+// mantissa x 10^-exponent, exponent 6 and mantissa 14 is 1.4e-05.
+TEST(ProfileFormat, MantissaAndExponentColumns) {
+  auto r = decode(profileFrom(R"(name: t
+tables:
+  - name: cisco
+    entry: 1.3.6.1.4.1.32473.8.1
+    columns:
+      - {column: 10, metric: pre_fec_ber, divisor: 100, exponent_column: 11}
+  - name: juniper
+    entry: 1.3.6.1.4.1.32473.9.1
+    columns:
+      - {column: 5, metric: pre_fec_ber, exponent_column: 6, exponent_sign: -1}
+)"),
+                  storeFrom("1.3.6.1.2.1.31.1.1.1.1.1|4|co1\n1.3.6.1.2.1.31.1.1.1.1.2|4|et-0/0/1\n"
+                            "1.3.6.1.2.1.31.1.1.1.1.3|4|co3\n1.3.6.1.2.1.31.1.1.1.1.4|4|co4\n"
+                            "1.3.6.1.4.1.32473.8.1.10.1|2|140\n1.3.6.1.4.1.32473.8.1.11.1|2|-5\n"
+                            "1.3.6.1.4.1.32473.8.1.10.3|2|140\n"
+                            "1.3.6.1.4.1.32473.8.1.10.4|2|140\n1.3.6.1.4.1.32473.8.1.11.4|2|99\n"
+                            "1.3.6.1.4.1.32473.9.1.5.2|66|14\n1.3.6.1.4.1.32473.9.1.6.2|66|6\n"),
+                  "sw", 0);
+  const Sample* cisco = findPort(r, "co1");
+  ASSERT_NE(cisco, nullptr) << ports(r);
+  EXPECT_NEAR(*cisco->module[ModuleMetric::kPreFecBerRatio], 1.4e-5, 1e-15);
+  const Sample* juniper = findPort(r, "et-0/0/1");
+  ASSERT_NE(juniper, nullptr) << ports(r);
+  EXPECT_NEAR(*juniper->module[ModuleMetric::kPreFecBerRatio], 1.4e-5, 1e-15);
+  // No exponent, or one no BER has: an issue, never the bare mantissa.
+  for (const char* port : {"co3", "co4"}) {
+    if (const Sample* s = findPort(r, port)) {
+      EXPECT_FALSE(s->module[ModuleMetric::kPreFecBerRatio]) << port;
+    }
+  }
+  EXPECT_EQ(r.errors.size(), 2u);
+}
+
 TEST(ProfileFormat, PortFromATextColumnThroughARegex) {
   auto r = decode(profileFrom(R"(name: t
 tables:
@@ -252,6 +290,49 @@ tables:
 )"),
                   storeFrom(kPortNaming), "sw", 0);
   EXPECT_NE(findPort(r, "eth0"), nullptr) << "ifIndex 9 has only an ifDescr: " << ports(r);
+}
+
+TEST(ProfileFormat, PortFromATemplateOfIndexArcs) {
+  auto r = decode(profileFrom(R"(name: t
+tables:
+  - name: e
+    entry: 1.3.6.1.4.1.32473.7.1
+    port: {index_template: 'unit{1}/xcvr{2}'}
+    lane_arc: 3
+    columns:
+      - {column: 2, metric: rx_power, unit: dbm}
+)"),
+                  storeFrom("1.3.6.1.2.1.31.1.1.1.1.9|4|eth0\n"
+                            "1.3.6.1.4.1.32473.7.1.2.1.9.1|2|-3\n1.3.6.1.4.1.32473.7.1.2.1.9.2|2|-4\n"
+                            "1.3.6.1.4.1.32473.7.1.2.2.9.1|2|-5\n"),
+                  "sw", 0);
+  const Sample* p = findPort(r, "unit1/xcvr9");
+  ASSERT_NE(p, nullptr) << ports(r);
+  ASSERT_EQ(p->lanes.size(), 2u);
+  EXPECT_NE(findPort(r, "unit2/xcvr9"), nullptr) << ports(r);
+  EXPECT_EQ(findPort(r, "eth0"), nullptr);
+}
+
+TEST(ProfileFormat, ExponentSignNeedsAColumnAndIsPlusOrMinusOne) {
+  const char* head = "name: t\ntables:\n  - name: e\n    entry: 1.3.6.1.4.1.32473.8.1\n    columns:\n";
+  for (const char* bad : {"      - {column: 2, metric: pre_fec_ber, exponent_sign: -1}\n",
+                          "      - {column: 2, metric: pre_fec_ber, exponent_column: 3, exponent_sign: 0}\n",
+                          "      - {column: 2, metric: pre_fec_ber, exponent_column: 3, exponent_sign: 2}\n"}) {
+    auto p = loadProfile(std::string(head) + bad, "t.yaml");
+    ASSERT_FALSE(p) << bad;
+    EXPECT_NE(p.error().message.find("exponent_sign"), std::string::npos) << p.error().message;
+  }
+}
+
+TEST(ProfileFormat, BadIndexTemplatesAreRefused) {
+  for (const char* bad : {"'xcvr'", "'xcvr{0}'", "'xcvr{17}'", "'xcvr{a}'", "'xcvr{2'", "'xcvr}2'"}) {
+    auto p = loadProfile(std::string("name: t\ntables:\n  - name: e\n    entry: 1.3.6.1.4.1.32473.7.1\n"
+                                     "    port: {index_template: ") +
+                             bad + "}\n    columns:\n      - {column: 2, metric: temperature}\n",
+                         "t.yaml");
+    ASSERT_FALSE(p) << bad;
+    EXPECT_NE(p.error().message.find("port.index_template"), std::string::npos) << p.error().message;
+  }
 }
 
 TEST(ProfileFormat, PortFromAnEntityIndexThroughAliasMappingOrName) {
