@@ -92,7 +92,7 @@ MetricText laneText(LaneMetric m) {
     case LaneMetric::kHostErroredFramesRatio: return {"Errored frames (host, current)", "%.2e"};
     case LaneMetric::kHostEsnrDecibels: return {"eSNR (host)", "%.2f dB"};
     case LaneMetric::kHostLtpDecibels: return {"PAM4 LTP (host)", "%.2f dB"};
-    case LaneMetric::kCount: break;
+    default: break;  // the coherent line-side values (0005) have no decode line yet
   }
   return {"?", "%g"};
 }

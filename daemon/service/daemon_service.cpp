@@ -18,11 +18,11 @@
 #include "daemon/exporter/metrics_exporter.hpp"
 #include "daemon/log/log.hpp"
 #include "daemon/pipeline/pipeline.hpp"
-#include "daemon/rules/findings_store.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "daemon/scheduler/scheduler.hpp"
 #include "daemon/service/poll_progress.hpp"
 #include "daemon/service/target_plans.hpp"
+#include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
 
 namespace opticsd {
@@ -171,25 +171,18 @@ class DaemonService {
     store_ = std::move(*store);
   }
 
-  // Rules engine: findings and suspects to /metrics and (off the polling
-  // thread) to the findings tables; active findings survive a restart.
+  // Rules engine: findings and suspects to /metrics and, through the history
+  // writer (off the polling thread, retried like samples), to the findings
+  // tables; active findings survive a restart.
   void startRules() {
     std::vector<ConfigIssue> issues;
     auto rules = parseRules(config_.rules, config_.source, issues);
     auto topology = parseTopology(config_.topology, config_.source, issues);
+    rules_ = std::make_unique<RulesEngine>(std::move(rules), std::move(topology), store_.get());
     if (store_) {
-      auto findings = FindingsStore::open(config_.storage.path, [](std::string_view m) { spdlog::warn("store {}", m); });
-      if (findings) {
-        findings_store_ = std::move(*findings);
-      } else {
-        spdlog::error("findings history disabled error={}", logValue(findings.error().message));
-      }
-    }
-    rules_ = std::make_unique<RulesEngine>(std::move(rules), std::move(topology), findings_store_.get());
-    if (findings_store_) {
       FindingsFilter filter;
       filter.active_only = true;
-      if (auto active = FindingsStore::loadFindings(config_.storage.path, filter)) {
+      if (auto active = loadFindings(config_.storage.path, filter)) {
         spdlog::info("findings restored active={}", active->size());
         rules_->restore(std::move(*active));
       }
@@ -299,11 +292,7 @@ class DaemonService {
       spdlog::error("history flush incomplete queued_cycles={} error={}", stats.queued_cycles,
                     logValue(stats.last_error));
     }
-    if (findings_store_ && !findings_store_->flush(std::chrono::seconds(5))) {
-      spdlog::error("findings flush incomplete");
-    }
     rules_.reset();
-    findings_store_.reset();
     store_.reset();
     spdlog::info("stopped");
     return 0;
@@ -318,8 +307,7 @@ class DaemonService {
   bool stall_logged_ = false;
   std::unique_ptr<MetricsExporter> exporter_;
   std::unique_ptr<SqliteStore> store_;
-  std::unique_ptr<FindingsStore> findings_store_;
-  std::unique_ptr<RulesEngine> rules_;  // after the findings store: destroyed first
+  std::unique_ptr<RulesEngine> rules_;  // after the store, its finding sink: destroyed first
   std::unique_ptr<Pipeline> pipeline_;
   std::unique_ptr<Scheduler> scheduler_;
 };

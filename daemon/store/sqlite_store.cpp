@@ -10,7 +10,10 @@
 #include <limits>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <variant>
 
+#include "daemon/store/finding_rows.hpp"
 #include "daemon/store/schema.hpp"
 #include "daemon/store/sqlite_handle.hpp"
 
@@ -104,6 +107,7 @@ struct SqliteStore::Connection {
   SqliteStatement insert_module, select_module;
   SqliteStatement select_identity, insert_identity, touch_identity;
   SqliteStatement insert_module_sample, insert_lane_sample;
+  std::optional<FindingRows> finding_rows;
   std::unordered_map<std::string, ModuleState> modules;
   int last_error_code = SQLITE_OK;
 
@@ -182,6 +186,9 @@ Result<std::unique_ptr<SqliteStore::Connection>> SqliteStore::Connection::open(c
     if (!stmt) return where(stmt.error());
     *s.into = std::move(*stmt);
   }
+  auto finding_rows = FindingRows::prepare(c->db);
+  if (!finding_rows) return where(finding_rows.error());
+  c->finding_rows.emplace(std::move(*finding_rows));
 
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
@@ -306,13 +313,9 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::start(const StoreOptions& opti
   if (options.path.empty()) return fail("history database path is empty");
   if (options.queue_capacity_cycles == 0) return fail("history queue capacity must be at least one cycle");
   std::unique_ptr<SqliteStore> store(new SqliteStore(options));
-  auto connection = Connection::open(store->options_);
-  if (connection) {
-    store->connection_ = std::move(*connection);
-  } else if (first_open_must_work) {
-    return tl::unexpected(connection.error());
-  } else {
-    store->noteFailure(connection.error().message);  // the writer opens it once it can
+  if (auto opened = store->openConnection(); !opened) {
+    if (first_open_must_work) return tl::unexpected(opened.error());
+    store->noteFailure(opened.error().message);  // the writer opens it once it can
   }
   store->next_retention_ = std::chrono::steady_clock::now();
   store->writer_ = std::thread([s = store.get()] { s->run(); });
@@ -356,6 +359,54 @@ bool SqliteStore::enqueue(std::vector<Sample> cycle) {
   }
   wake_writer_.notify_one();
   return true;
+}
+
+void SqliteStore::enqueueEvent(FindingEvent event) {
+  bool log_drop = false;
+  std::uint64_t dropped = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_) {
+      ++stats_.dropped_finding_events_total;
+      return;
+    }
+    if (events_.size() >= kMaxQueuedFindingEvents) {
+      // The writer has been failing for a long time: the oldest event goes.
+      events_.pop_front();
+      ++finished_total_;
+      dropped = ++stats_.dropped_finding_events_total;
+      log_drop = dropped % 10'000 == 1;
+    }
+    events_.push_back(std::move(event));
+    ++enqueued_total_;
+  }
+  if (log_drop && options_.log) {
+    options_.log("findings queue full, dropping the oldest: " + std::to_string(dropped) + " events dropped so far");
+  }
+  wake_writer_.notify_one();
+}
+
+void SqliteStore::record(const Finding& finding) { enqueueEvent(finding); }
+
+void SqliteStore::recordBaseline(const BiasBaseline& baseline) { enqueueEvent(baseline); }
+
+void SqliteStore::replaceSuspects(const std::string& target, std::vector<Suspect> suspects) {
+  {
+    std::lock_guard lock(mutex_);
+    // Only the latest snapshot of a target matters.
+    for (auto& e : events_) {
+      if (auto* u = std::get_if<SuspectsUpdate>(&e); u != nullptr && u->target == target) {
+        u->suspects = std::move(suspects);
+        return;
+      }
+    }
+  }
+  enqueueEvent(SuspectsUpdate{target, std::move(suspects)});
+}
+
+std::vector<BiasBaseline> SqliteStore::takeStoredBaselines() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(stored_baselines_, {});
 }
 
 bool SqliteStore::flush(std::chrono::milliseconds timeout) {
@@ -402,6 +453,26 @@ void SqliteStore::noteFailure(const std::string& message) {
   if (first && options_.log) options_.log("history writes failing, retrying with backoff: " + message);
 }
 
+Result<void> SqliteStore::openConnection() {
+  auto c = Connection::open(options_);
+  if (!c) return tl::unexpected(c.error());
+  bool read_baselines = false;
+  {
+    std::lock_guard lock(mutex_);
+    read_baselines = !baselines_read_;
+  }
+  if (read_baselines) {
+    // Once, for the rules engine built at start (takeStoredBaselines).
+    auto baselines = readBiasBaselines((*c)->db);
+    if (!baselines) return fail("history database " + options_.path.string() + ": " + baselines.error().message);
+    std::lock_guard lock(mutex_);
+    stored_baselines_ = std::move(*baselines);
+    baselines_read_ = true;
+  }
+  connection_ = std::move(*c);
+  return {};
+}
+
 Result<void> SqliteStore::ensureConnection() {
   const std::string path = options_.path.string();
   if (connection_) {
@@ -427,9 +498,7 @@ Result<void> SqliteStore::ensureConnection() {
       ++stats_.reopens_total;
       max_size_changed_ = true;
     }
-    auto c = Connection::open(options_);
-    if (!c) return tl::unexpected(c.error());
-    connection_ = std::move(*c);
+    if (auto opened = openConnection(); !opened) return opened;
   }
   std::uint64_t max_bytes = 0;
   bool changed = false;
@@ -468,6 +537,12 @@ Result<void> SqliteStore::writeBatch() {
   for (const Queued& q : batch_) {
     for (const Sample& sample : q.cycle) {
       if (auto ok = c.writeSample(sample); !ok) return failed(ok);
+    }
+  }
+  for (const FindingEvent& event : batch_events_) {
+    if (auto ok = c.finding_rows->write(c.db, event); !ok) {
+      c.last_error_code = sqlite3_extended_errcode(c.db.get());
+      return failed(ok);
     }
   }
   if (auto ok = c.stepDone(c.commit, "committing"); !ok) return failed(ok);
@@ -555,12 +630,12 @@ void SqliteStore::run() {
         drop_logged_at = std::chrono::steady_clock::now();
         lock.lock();
       }
-      if (batch_.empty()) {
+      if (batch_.empty() && batch_events_.empty()) {
         const auto until_retention = next_retention_ - std::chrono::steady_clock::now();
         const auto wait = std::clamp<std::chrono::steady_clock::duration>(until_retention, std::chrono::milliseconds(1),
                                                                           std::chrono::seconds(1));
-        wake_writer_.wait_for(lock, wait, [&] { return stop_ || !queue_.empty(); });
-        if (queue_.empty()) {
+        wake_writer_.wait_for(lock, wait, [&] { return stop_ || !queue_.empty() || !events_.empty(); });
+        if (queue_.empty() && events_.empty()) {
           if (stop_) break;
           lock.unlock();
           if (maintenanceEnabled() && std::chrono::steady_clock::now() >= next_retention_ && ensureConnection()) {
@@ -573,8 +648,12 @@ void SqliteStore::run() {
           batch_.push_back(std::move(queue_.front()));
           queue_.pop_front();
         }
+        while (!events_.empty() && batch_events_.size() < kMaxBatchFindingEvents) {
+          batch_events_.push_back(std::move(events_.front()));
+          events_.pop_front();
+        }
         in_flight_cycles_ = batch_.size();
-        in_flight_oldest_ = batch_.front().enqueued;
+        if (!batch_.empty()) in_flight_oldest_ = batch_.front().enqueued;
       }
     }
 
@@ -604,8 +683,13 @@ void SqliteStore::run() {
       std::uint64_t abandoned_samples = 0;
       {
         std::lock_guard lock(mutex_);
-        finished_total_ += batch_.size();
+        finished_total_ += batch_.size() + batch_events_.size();
         in_flight_cycles_ = 0;
+        if (stop_ && !events_.empty()) {
+          stats_.dropped_finding_events_total += events_.size();
+          finished_total_ += events_.size();
+          events_.clear();
+        }
         if (stop_ && !queue_.empty()) {
           // The destructor's one last attempt was this batch: a backlog left
           // after flush() timed out would hold shutdown past systemd's
@@ -619,6 +703,7 @@ void SqliteStore::run() {
         }
       }
       batch_.clear();
+      batch_events_.clear();
       written_.notify_all();
       if (abandoned_cycles > 0 && options_.log) {
         options_.log("history writer stopped with a backlog: " + std::to_string(abandoned_cycles) + " cycles (" +
@@ -637,15 +722,20 @@ void SqliteStore::run() {
       const std::uint64_t cycles = batch_.size() + queue_.size();
       stats_.dropped_cycles_total += cycles;
       stats_.dropped_samples_total += samples;
-      finished_total_ += batch_.size() + queue_.size();
+      const std::size_t events = batch_events_.size() + events_.size();
+      stats_.dropped_finding_events_total += events;
+      finished_total_ += batch_.size() + queue_.size() + batch_events_.size() + events_.size();
       batch_.clear();
       queue_.clear();
+      batch_events_.clear();
+      events_.clear();
       in_flight_cycles_ = 0;
       lock.unlock();
       written_.notify_all();
       if (options_.log) {
         options_.log("history writer stopped while failing: " + std::to_string(cycles) + " cycles (" +
-                     std::to_string(samples) + " samples) counted as dropped");
+                     std::to_string(samples) + " samples) counted as dropped" +
+                     (events > 0 ? ", and " + std::to_string(events) + " finding events" : ""));
       }
       break;
     }

@@ -58,6 +58,7 @@ struct StoreStats {
   std::uint64_t written_lanes_total = 0;    // lane rows
   std::uint64_t dropped_cycles_total = 0;
   std::uint64_t dropped_samples_total = 0;
+  std::uint64_t dropped_finding_events_total = 0;  // findings/suspects/baselines lost to a long failure
   std::uint64_t decimated_samples_total = 0;  // left out by the sample interval, by design
   std::uint64_t write_errors_total = 0;  // failed transaction attempts
   std::uint64_t reopens_total = 0;       // connection re-created after a failure or a replaced file
