@@ -158,6 +158,7 @@ class DaemonService {
     options.sample_interval = config_.storage.sample_interval;
     options.max_size_bytes = config_.storage.max_size_bytes;
     options.downsample = config_.storage.downsample;
+    options.deadband = config_.storage.deadband;
     options.log = [](std::string_view message) { spdlog::warn("store {}", message); };
     // A database that cannot be opened yet (locked, full, corrupt) is retried
     // by the writer; the failure shows in the log and the opticsd_store_* metrics.
@@ -263,7 +264,8 @@ class DaemonService {
       const StoreStats stats = store_->stats();
       exporter_->self().setStoreStats(SelfMetrics::StoreStats{
           stats.written_samples_total, stats.dropped_samples_total, stats.decimated_samples_total,
-          stats.write_errors_total, stats.queued_cycles, stats.lag_seconds, stats.downsampled_rows_total});
+          stats.write_errors_total, stats.queued_cycles, stats.lag_seconds, stats.downsampled_rows_total,
+          stats.retention_deleted_rows_total, stats.expired_rows_size_total});
     }
     std::ostringstream status;
     status << "STATUS=polling " << scheduler_->targetCount() << " targets, " << pipeline_->cycles()

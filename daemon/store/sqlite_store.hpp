@@ -34,11 +34,14 @@
 #include "daemon/store/finding_event.hpp"
 #include "daemon/store/history_decimator.hpp"
 #include "daemon/store/history_downsampler.hpp"
+#include "daemon/store/history_retention.hpp"
 #include "daemon/store/store_options.hpp"
 #include "drivers/result.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {
+
+struct StoreConnection;
 
 class SqliteStore : public FindingSink {
  public:
@@ -90,7 +93,6 @@ class SqliteStore : public FindingSink {
     std::vector<Sample> cycle;
     std::chrono::steady_clock::time_point enqueued;
   };
-  struct Connection;
 
   static constexpr std::size_t kMaxQueuedFindingEvents = 100'000;
   static constexpr std::size_t kMaxBatchFindingEvents = 1000;
@@ -99,6 +101,7 @@ class SqliteStore : public FindingSink {
   void run();
   Result<void> ensureConnection();
   Result<void> writeBatch();
+  Result<void> makeRoom(std::uint64_t max_bytes, bool force);
   // Retention and downsampling, a bounded step at a time between batches.
   void runRetention();
   bool maintenanceEnabled() const { return options_.retention.count() > 0 || !options_.downsample.empty(); }
@@ -130,7 +133,10 @@ class SqliteStore : public FindingSink {
   // Writer thread only.
   std::vector<Queued> batch_;
   std::vector<FindingEvent> batch_events_;
-  std::unique_ptr<Connection> connection_;
+  std::unique_ptr<StoreConnection> connection_;
+  std::uint64_t batch_stored_rows_ = 0;
+  bool last_attempt_full_ = false;  // SQLITE_FULL: make room before the retry
+  HistoryRetention retention_;
   HistoryDownsampler downsampler_;
   std::chrono::steady_clock::time_point next_retention_{};
   std::thread writer_;
