@@ -34,7 +34,7 @@ config() {  # INTERVAL MAX_BACKOFF
   cat <<YAML
 listen: {address: 127.0.0.1:$PORT}
 poll: {interval: $1, timeout: 2s, max_backoff: $2}
-storage: {path: $DB, queue_cycles: 40, sample_interval: 0s}
+storage: {path: $DB, queue_cycles: 40, sample_interval: 0s, deadband: {heartbeat: 0s}}  # every poll a row: faults need writes
 targets:
   - {name: s1, driver: sim, ports: 4, lanes: 4}
   - {name: s2, driver: sim, ports: 4, lanes: 4}
