@@ -89,6 +89,24 @@ void readStorage(OptionReader r, StorageConfig& out) {
       }
     }
   }
+  if (auto node = r.raw("deadband")) {
+    OptionReader d(*node, r.file(), r.path() + ".deadband", r.issues());
+    if (auto v = d.optionalDuration("heartbeat")) out.deadband.heartbeat = *v;
+    const std::pair<const char*, double*> tolerances[] = {
+        {"power_db", &out.deadband.power_db},       {"temperature_c", &out.deadband.temperature_c},
+        {"voltage_v", &out.deadband.voltage_v},     {"relative", &out.deadband.relative},
+        {"ber_decades", &out.deadband.ber_decades}, {"percent_points", &out.deadband.percent_points}};
+    for (const auto& [key, into] : tolerances) {
+      if (auto v = d.optionalDouble(key)) {
+        if (!(*v >= 0)) d.error(key, "must be 0 or more");
+        *into = *v;
+      }
+    }
+    if (auto v = d.optionalInt("finding_context_rows", 0, 100)) {
+      out.deadband.finding_context_rows = static_cast<std::size_t>(*v);
+    }
+    d.rejectUnknownKeys();
+  }
   if (out.path.empty()) out.path = defaultStateDirectory() / "history.db";
   r.rejectUnknownKeys();
 }

@@ -48,6 +48,8 @@ struct StorageConfig {
   std::uint64_t max_size_bytes = 0;   // caps the database file; 0: until the disk is full
   // Older rows keep one sample per module per tier interval.
   std::vector<DownsampleTier> downsample{{std::chrono::hours(48), std::chrono::minutes(5)}};
+  // Exception recording: tolerances per unit and the heartbeat (store_options.hpp).
+  DeadbandOptions deadband;
 
   bool operator==(const StorageConfig&) const = default;
 };

@@ -60,6 +60,18 @@ SelfMetrics::SelfMetrics(prometheus::Registry& registry, std::string_view versio
                                      "them).")),
       store_downsampled_(singleCounter(registry, "opticsd_store_rows_downsampled_total",
                                        "Old history rows (module and lane) thinned by the storage.downsample tiers.")),
+      store_expired_age_(prometheus::BuildCounter()
+                             .Name("opticsd_store_rows_expired_total")
+                             .Help("History rows deleted by reason: age (older than storage.retention) or size "
+                                   "(the oldest, so writes keep succeeding under storage.max_size).")
+                             .Register(registry)
+                             .Add({{"reason", "age"}})),
+      store_expired_size_(prometheus::BuildCounter()
+                              .Name("opticsd_store_rows_expired_total")
+                              .Help("History rows deleted by reason: age (older than storage.retention) or size "
+                                    "(the oldest, so writes keep succeeding under storage.max_size).")
+                              .Register(registry)
+                              .Add({{"reason", "size"}})),
       store_errors_(singleCounter(registry, "opticsd_store_write_errors_total",
                                   "Failed write transactions of the history store.")),
       store_queue_(
@@ -152,6 +164,8 @@ void SelfMetrics::setStoreStats(const StoreStats& stats) {
   advanceTo(store_dropped_, stats.dropped_total);
   advanceTo(store_decimated_, stats.decimated_total);
   advanceTo(store_downsampled_, stats.downsampled_rows_total);
+  advanceTo(store_expired_age_, stats.expired_age_rows_total);
+  advanceTo(store_expired_size_, stats.expired_size_rows_total);
   advanceTo(store_errors_, stats.write_errors_total);
   store_queue_.Set(static_cast<double>(stats.queue_length));
   store_lag_.Set(stats.lag_seconds);

@@ -60,6 +60,8 @@ class SelfMetrics {
     std::size_t queue_length = 0;  // cycles
     double lag_seconds = 0;
     std::uint64_t downsampled_rows_total = 0;  // old rows thinned by storage.downsample, by design
+    std::uint64_t expired_age_rows_total = 0;   // older than storage.retention
+    std::uint64_t expired_size_rows_total = 0;  // the oldest, to stay under storage.max_size
   };
   void setStoreStats(const StoreStats& stats);
 
@@ -99,6 +101,8 @@ class SelfMetrics {
   prometheus::Counter& store_dropped_;
   prometheus::Counter& store_decimated_;
   prometheus::Counter& store_downsampled_;
+  prometheus::Counter& store_expired_age_;
+  prometheus::Counter& store_expired_size_;
   prometheus::Counter& store_errors_;
   prometheus::Gauge& store_queue_;
   prometheus::Gauge& store_lag_;

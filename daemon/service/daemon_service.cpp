@@ -18,11 +18,11 @@
 #include "daemon/exporter/metrics_exporter.hpp"
 #include "daemon/log/log.hpp"
 #include "daemon/pipeline/pipeline.hpp"
-#include "daemon/rules/findings_store.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "daemon/scheduler/scheduler.hpp"
 #include "daemon/service/poll_progress.hpp"
 #include "daemon/service/target_plans.hpp"
+#include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
 
 namespace opticsd {
@@ -158,6 +158,7 @@ class DaemonService {
     options.sample_interval = config_.storage.sample_interval;
     options.max_size_bytes = config_.storage.max_size_bytes;
     options.downsample = config_.storage.downsample;
+    options.deadband = config_.storage.deadband;
     options.log = [](std::string_view message) { spdlog::warn("store {}", message); };
     // A database that cannot be opened yet (locked, full, corrupt) is retried
     // by the writer; the failure shows in the log and the opticsd_store_* metrics.
@@ -171,25 +172,18 @@ class DaemonService {
     store_ = std::move(*store);
   }
 
-  // Rules engine: findings and suspects to /metrics and (off the polling
-  // thread) to the findings tables; active findings survive a restart.
+  // Rules engine: findings and suspects to /metrics and, through the history
+  // writer (off the polling thread, retried like samples), to the findings
+  // tables; active findings survive a restart.
   void startRules() {
     std::vector<ConfigIssue> issues;
     auto rules = parseRules(config_.rules, config_.source, issues);
     auto topology = parseTopology(config_.topology, config_.source, issues);
+    rules_ = std::make_unique<RulesEngine>(std::move(rules), std::move(topology), store_.get());
     if (store_) {
-      auto findings = FindingsStore::open(config_.storage.path, [](std::string_view m) { spdlog::warn("store {}", m); });
-      if (findings) {
-        findings_store_ = std::move(*findings);
-      } else {
-        spdlog::error("findings history disabled error={}", logValue(findings.error().message));
-      }
-    }
-    rules_ = std::make_unique<RulesEngine>(std::move(rules), std::move(topology), findings_store_.get());
-    if (findings_store_) {
       FindingsFilter filter;
       filter.active_only = true;
-      if (auto active = FindingsStore::loadFindings(config_.storage.path, filter)) {
+      if (auto active = loadFindings(config_.storage.path, filter)) {
         spdlog::info("findings restored active={}", active->size());
         rules_->restore(std::move(*active));
       }
@@ -270,11 +264,11 @@ class DaemonService {
       const StoreStats stats = store_->stats();
       exporter_->self().setStoreStats(SelfMetrics::StoreStats{
           stats.written_samples_total, stats.dropped_samples_total, stats.decimated_samples_total,
-          stats.write_errors_total, stats.queued_cycles, stats.lag_seconds, stats.downsampled_rows_total});
-    }
-    if (findings_store_) {
-      const auto stats = findings_store_->stats();
-      exporter_->self().setFindingsStoreStats({!stats.failing, stats.dropped_total, stats.write_errors_total});
+          stats.write_errors_total, stats.queued_cycles, stats.lag_seconds, stats.downsampled_rows_total,
+          stats.retention_deleted_rows_total, stats.expired_rows_size_total});
+      // Findings share the one writer: they persist exactly when samples do.
+      exporter_->self().setFindingsStoreStats(
+          {!stats.failing, stats.dropped_finding_events_total, stats.write_errors_total});
     } else if (config_.storage.enabled) {
       exporter_->self().setFindingsStoreStats({});  // storage is on, but findings have nowhere to go
     }
@@ -305,11 +299,7 @@ class DaemonService {
       spdlog::error("history flush incomplete queued_cycles={} error={}", stats.queued_cycles,
                     logValue(stats.last_error));
     }
-    if (findings_store_ && !findings_store_->flush(std::chrono::seconds(5))) {
-      spdlog::error("findings flush incomplete");
-    }
     rules_.reset();
-    findings_store_.reset();
     store_.reset();
     spdlog::info("stopped");
     return 0;
@@ -324,8 +314,7 @@ class DaemonService {
   bool stall_logged_ = false;
   std::unique_ptr<MetricsExporter> exporter_;
   std::unique_ptr<SqliteStore> store_;
-  std::unique_ptr<FindingsStore> findings_store_;
-  std::unique_ptr<RulesEngine> rules_;  // after the findings store: destroyed first
+  std::unique_ptr<RulesEngine> rules_;  // after the store, its finding sink: destroyed first
   std::unique_ptr<Pipeline> pipeline_;
   std::unique_ptr<Scheduler> scheduler_;
 };

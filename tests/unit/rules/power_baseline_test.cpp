@@ -4,8 +4,8 @@
 // the findings store and a swapped module learns its own.
 #include <gtest/gtest.h>
 
-#include "daemon/rules/findings_store.hpp"
 #include "daemon/rules/rules_engine.hpp"
+#include "daemon/store/sqlite_store.hpp"
 #include "tests/unit/rules/recording_sink.hpp"
 #include "tests/unit/rules/test_samples.hpp"
 
@@ -14,6 +14,13 @@ namespace {
 
 constexpr std::int64_t kT0 = 1'700'000'000'000;
 constexpr std::int64_t kPollMs = 30'000;
+
+// The history store the daemon gives the engine as its FindingSink.
+Result<std::unique_ptr<SqliteStore>> openHistory(const std::filesystem::path& db) {
+  StoreOptions o;
+  o.path = db;
+  return SqliteStore::open(o);
+}
 
 // Lane 2 at -3 dBm less `loss`; the others steady at -3 dBm.
 Sample withLoss(std::int64_t t, double loss, const std::string& serial = "SN-A") {
@@ -54,14 +61,14 @@ TEST(PowerBaseline, RxBaselineSurvivesARestartAndASwappedModuleLearnsItsOwn) {
   const auto db = dir.file("history.db");
   std::int64_t t = kT0;
   {
-    auto store = FindingsStore::open(db);
+    auto store = openHistory(db);
     ASSERT_TRUE(store) << store.error().message;
     RulesEngine engine(defaultRuleSet(), Topology{}, store->get());
     for (int i = 0; i < 6; ++i) engine.evaluate("sw", {withLoss(t += kPollMs, 0.0)});
     ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
   }
   {
-    auto store = FindingsStore::open(db);
+    auto store = openHistory(db);
     ASSERT_TRUE(store);
     auto stored = (*store)->takeStoredBaselines();
     ASSERT_EQ(stored.size(), 1u);
@@ -73,7 +80,7 @@ TEST(PowerBaseline, RxBaselineSurvivesARestartAndASwappedModuleLearnsItsOwn) {
   }
   {
     // Restarted while lane 2 had lost 4 dB: flagged against the stored baseline.
-    auto store = FindingsStore::open(db);
+    auto store = openHistory(db);
     ASSERT_TRUE(store);
     RulesEngine engine(defaultRuleSet(), Topology{}, store->get());
     for (int i = 0; i < 3; ++i) engine.evaluate("sw", {withLoss(t += kPollMs, 4.0)});
@@ -85,7 +92,7 @@ TEST(PowerBaseline, RxBaselineSurvivesARestartAndASwappedModuleLearnsItsOwn) {
   }
   {
     // A new module in the port, its lane 2 4 dB lower from the start: its own baseline.
-    auto store = FindingsStore::open(db);
+    auto store = openHistory(db);
     ASSERT_TRUE(store);
     RulesEngine engine(defaultRuleSet(), Topology{}, store->get());
     for (int i = 0; i < 10; ++i) engine.evaluate("sw", {withLoss(t += kPollMs, 4.0, "SN-B")});
