@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "daemon/rules/media_sensitivity.hpp"
+
 namespace opticsd {
 
 namespace {
@@ -23,16 +25,31 @@ Level withModuleLevels(const RuleParams& p, const Thresholds& own, double v) {
   return {};
 }
 
+// The module's own low levels or, for an Rx power it advertises none for, its
+// medium's from the IEEE 802.3 tables: a long-reach receiver without
+// thresholds must not be held to a short-reach level either.
+std::optional<Thresholds> ownLowLevels(const Sample& s, LaneMetric m) {
+  const std::optional<Thresholds>& own = s.thresholds(m);
+  if (own && (advertised(own->low_warning) || advertised(own->low_alarm))) return own;
+  if (m != LaneMetric::kRxPowerDbm) return std::nullopt;
+  const auto media = mediaRxLevels(s.identity.media);
+  if (!media) return std::nullopt;
+  Thresholds t;
+  t.low_warning = media->avg_rx_min_dbm;
+  t.low_alarm = media->avg_rx_min_dbm - kMediaCriticalMarginDb;
+  return t;
+}
+
 }  // namespace
 
 Outcome evaluateThreshold(const RuleInput& in, const ResolvedRule& r) {
   Outcome o;
   double excess = 0;  // how far beyond its level the worst value is
-  const std::optional<Thresholds>* own = nullptr;
-  if (r.p.module_levels && r.spec->lane_metric) own = &in.s.thresholds(*r.spec->lane_metric);
+  std::optional<Thresholds> own;
+  if (r.p.module_levels && r.spec->lane_metric) own = ownLowLevels(in.s, *r.spec->lane_metric);
   const auto consider = [&](double v, int lane) {
     Level l = r.level(v);
-    if (own && *own && l.bound == Bound::kBelow) l = withModuleLevels(r.p, **own, v);
+    if (own && l.bound == Bound::kBelow) l = withModuleLevels(r.p, *own, v);
     if (l.severity == Severity::kNone || l.severity < o.severity) return;
     const double beyond = std::fabs(v - l.limit);
     if (l.severity == o.severity && beyond <= excess) return;

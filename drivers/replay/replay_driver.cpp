@@ -11,8 +11,12 @@ ReplayDriver::ReplayDriver(std::string target, boost::asio::io_context* io, Repl
 
 PollResult ReplayDriver::step(std::int64_t now_ms) {
   PollResult result;
-  if (step_interval_ms_) {
-    if (!first_ms_) first_ms_ = now_ms;
+  if (!first_ms_) first_ms_ = now_ms;
+  if (const auto t = captureTimeMs(directory_, step_)) {
+    // The capture's own times, from the first poll: a replay polled at any
+    // interval shows the rules the intervals it was captured with.
+    now_ms = *first_ms_ + (*t - captureTimeMs(directory_, 0).value_or(*t));
+  } else if (step_interval_ms_) {
     now_ms = *first_ms_ + static_cast<std::int64_t>(step_) * *step_interval_ms_;
   }
   for (const auto& port : directory_.ports) {

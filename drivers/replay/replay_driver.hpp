@@ -10,6 +10,8 @@
 //     Samples are stamped first-poll-time + step x step_interval, not with the
 //     scheduler's clock, so a capture polled every second exercises a 30-minute
 //     trend window in a minute, deterministically.
+//   fec.seq lines with time_ms= (README.md): each step's own capture time,
+//     which wins over step_interval.
 //
 // Threads: created, polled and destroyed on the io_context thread; `done`
 // is posted to the io_context (never called from inside poll()).

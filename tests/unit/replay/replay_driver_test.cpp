@@ -353,5 +353,34 @@ TEST(ReplayDirectory, RejectsBadSequenceWithFileName) {
   EXPECT_NE(loaded.error().message.find("line 2"), std::string::npos);
 }
 
+// fec.seq `time_ms=`: Samples carry the capture's own (uneven) times from the
+// first poll on, however fast the replay is polled, and keep its last
+// interval once the sequence ends; they win over step_interval.
+TEST(ReplayDriver, CaptureTimesStampSamplesAtTheirOwnUnevenIntervals) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "eth0");
+  std::ofstream(dir.path() / "eth0" / "fec.seq") << "time_ms=5000 up=1\ntime_ms=35000 up=1\ntime_ms=100000 up=1\n";
+  auto loaded = loadReplayDirectory(dir.path());
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ReplayDriver driver("host1", nullptr, std::move(*loaded), 30'000);
+  const std::int64_t first = 1'700'000'000'000;
+  std::vector<std::int64_t> stamped;
+  for (int step = 0; step < 4; ++step) {
+    const auto result = driver.step(first + step * 10);
+    ASSERT_EQ(result.samples.size(), 1u);
+    stamped.push_back(result.samples[0].timestamp_ms - first);
+  }
+  EXPECT_EQ(stamped, (std::vector<std::int64_t>{0, 30'000, 95'000, 160'000}));
+}
+
+TEST(ReplayDirectory, RejectsCaptureTimesThatGoBack) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "eth0");
+  std::ofstream(dir.path() / "eth0" / "fec.seq") << "time_ms=30000 up=1\ntime_ms=29999 up=1\n";
+  auto loaded = loadReplayDirectory(dir.path());
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().message.find("line 2"), std::string::npos) << loaded.error().message;
+}
+
 }  // namespace
 }  // namespace opticsd::replay
