@@ -108,11 +108,11 @@ mkdir -p "$CACHE"
       sh "$depends" >"$WORK/deps.log" 2>&1 || { tail -n 30 "$WORK/deps.log"; fail "cannot install $depends into the tree"; }
     printf '%s' "$depends" >"$TREE/.opticsd-depends"
   fi
+  cp -a --reflink=auto "$TREE" "$ROOTFS"  # under the lock: never a tree half updated
 ) 9>"$CACHE/.lock"
 
 # --- the container ----------------------------------------------------------
 note "booting a copy of the tree with systemd-nspawn"
-cp -a --reflink=auto "$TREE" "$ROOTFS"
 mkdir -p "$ROOTFS/opticsd-test"
 cp "$WORK"/debs/*.deb "$ROOTFS/opticsd-test/"
 systemd-nspawn -D "$ROOTFS" -b --private-network --register=no --keep-unit --console=pipe \
@@ -177,6 +177,8 @@ enabled=$(ct systemctl is-enabled opticsd.service || true)
 [ "$enabled" = enabled ] || fail "not enabled after install (is-enabled: $enabled)"
 saw "is-enabled: $enabled"
 wait_until 30 is_active || { journal | tail -n 20; fail "not active (running) within 30 s of install: $(prop ActiveState)/$(prop SubState)"; }
+# Type=notify: active means the daemon said READY=1 (after /metrics listens).
+[ "$(prop Type)" = notify ] || fail "the unit is Type=$(prop Type), not notify: active says nothing about READY=1"
 saw "is-active: $(ct systemctl is-active opticsd.service), Type=$(prop Type), MainPID=$(main_pid)"
 wait_until 10 status_matches '^polling [0-9]+ targets' || fail "no 'polling N targets' Status= text: '$(prop StatusText)'"
 saw "Status=: $(prop StatusText)"
