@@ -177,11 +177,11 @@ enabled=$(ct systemctl is-enabled opticsd.service || true)
 [ "$enabled" = enabled ] || fail "not enabled after install (is-enabled: $enabled)"
 saw "is-enabled: $enabled"
 wait_until 30 is_active || { journal | tail -n 20; fail "not active (running) within 30 s of install: $(prop ActiveState)/$(prop SubState)"; }
-# Type=notify: active means the daemon said READY=1 (after /metrics listens).
-[ "$(prop Type)" = notify ] || fail "the unit is Type=$(prop Type), not notify: active says nothing about READY=1"
 saw "is-active: $(ct systemctl is-active opticsd.service), Type=$(prop Type), MainPID=$(main_pid)"
 wait_until 10 status_matches '^polling [0-9]+ targets' || fail "no 'polling N targets' Status= text: '$(prop StatusText)'"
 saw "Status=: $(prop StatusText)"
+# Type=notify: active means the daemon said READY=1 (after /metrics listens).
+[ "$(prop Type)" = notify ] || fail "the unit is Type=$(prop Type), not notify: active says nothing about READY=1"
 journal | grep -q '^config ok:' || fail "ExecStartPre check-config did not log 'config ok'"
 saw "ExecStartPre: $(journal | grep -m1 '^config ok:')"
 
