@@ -92,6 +92,23 @@ MetricText laneText(LaneMetric m) {
     case LaneMetric::kHostErroredFramesRatio: return {"Errored frames (host, current)", "%.2e"};
     case LaneMetric::kHostEsnrDecibels: return {"eSNR (host)", "%.2f dB"};
     case LaneMetric::kHostLtpDecibels: return {"PAM4 LTP (host)", "%.2f dB"};
+    case LaneMetric::kOsnrDecibels: return {"OSNR", "%.2f dB"};
+    case LaneMetric::kChromaticDispersionPsPerNm: return {"Chromatic dispersion", "%.0f ps/nm"};
+    case LaneMetric::kDifferentialGroupDelayPicoseconds: return {"Differential group delay", "%.2f ps"};
+    case LaneMetric::kSopmdPicosecondsSquared: return {"Second-order PMD", "%.2f ps^2"};
+    case LaneMetric::kPolarizationDependentLossDecibels: return {"Polarization dependent loss", "%.2f dB"};
+    case LaneMetric::kCarrierFrequencyOffsetMegahertz: return {"Carrier frequency offset", "%.0f MHz"};
+    case LaneMetric::kRxTotalPowerDbm: return {"Rx total power", "%.2f dBm"};
+    case LaneMetric::kRxSignalPowerDbm: return {"Rx signal power", "%.2f dBm"};
+    case LaneMetric::kQFactorDecibels: return {"Q-factor", "%.2f dB"};
+    case LaneMetric::kErrorVectorMagnitudePercent: return {"Error vector magnitude", "%.2f %%"};
+    case LaneMetric::kSopRateOfChangeKiloradiansPerSecond: return {"SOP rate of change", "%.1f krad/s"};
+    case LaneMetric::kModulatorBiasXIPercent: return {"Modulator bias X-I", "%.2f %%"};
+    case LaneMetric::kModulatorBiasXQPercent: return {"Modulator bias X-Q", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYIPercent: return {"Modulator bias Y-I", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYQPercent: return {"Modulator bias Y-Q", "%.2f %%"};
+    case LaneMetric::kModulatorBiasXPhasePercent: return {"Modulator bias X-phase", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYPhasePercent: return {"Modulator bias Y-phase", "%.2f %%"};
     case LaneMetric::kCount: break;
   }
   return {"?", "%g"};
