@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -201,6 +202,19 @@ class DaemonService {
     pipeline_->addStage([this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
   }
 
+  // The series budget and what /sd lists (the targets this instance polls).
+  void publishExportSettings(const Config& config, const std::vector<std::string>& names) {
+    exporter_->setExportPolicy(config.export_policy);
+    const std::set<std::string> polled(names.begin(), names.end());
+    std::vector<ServedTarget> served;
+    for (const auto& target : config.targets) {
+      if (polled.contains(target.name)) {
+        served.push_back({target.name, target.driver});
+      }
+    }
+    exporter_->setServedTargets(std::move(served));
+  }
+
   void applyTargets(const Config& config) {
     std::vector<std::string> errors;
     auto plans = buildTargetPlans(config, io_, errors);
@@ -208,6 +222,7 @@ class DaemonService {
     std::vector<std::string> names;
     for (const auto& plan : plans) names.push_back(plan.name);
     pipeline_->setTargets(names);
+    publishExportSettings(config, names);
     if (rules_) rules_->retainTargets(names);
     scheduler_->setOptions(schedulerOptions(config));
     auto longest = config.poll.interval;
