@@ -20,7 +20,7 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev prometheus-cpp-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libexpected-dev libsystemd-dev
   libmnl-dev libssl-dev zlib1g-dev libprotobuf-dev protobuf-compiler libsnappy-dev)
 TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev snmpd snmp snmpsim prometheus prometheus-snmp-exporter sqlite3 curl iproute2
-  ethtool procps python3 clang libclang-rt-14-dev systemd lintian dpkg-dev file openssl)
+  ethtool procps python3 clang libclang-rt-14-dev systemd lintian dpkg-dev file openssl victoria-metrics)
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 

@@ -215,6 +215,7 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   }
   readTargets(top.raw("targets").value_or(YAML::Node()), source, errors.issues, config.targets);
   config.export_policy = ExportPolicy(readExportSetting(top.child("export"), false).detail.value_or(ExportDetail::kDefault));
+  if (top.has("remote_write")) config.remote_write = readRemoteWriteConfig(top.child("remote_write"));
   for (const auto& t : config.targets) {
     if (t.export_setting.detail) config.export_policy.setTarget(t.name, *t.export_setting.detail, t.export_setting.ports);
   }

@@ -171,14 +171,22 @@ std::string MetricsExporter::render() {
   return body;
 }
 
+bool MetricsExporter::serves(std::string_view target) const {
+  std::lock_guard lock(config_mutex_);
+  return std::any_of(served_.begin(), served_.end(), [&](const ServedTarget& t) { return t.name == target; });
+}
+
 HttpAnswer MetricsExporter::metrics(std::optional<std::string> target, bool gzip) {
   if (!target) return answer(scrape(), gzip);
   const LatestSamples::Snapshot snapshot = samples_->snapshot();
   const LatestSamples::TargetSamples* samples = find(snapshot, *target);
-  if (samples == nullptr) return status(kNotFound);
+  // A target listed on /sd whose first poll has not landed yet is served
+  // empty, not refused: Prometheus would mark it down until its next scrape.
+  if (samples == nullptr && !serves(*target)) return status(kNotFound);
   // The Samples' text is the shared buffer; the rules engine's few series
   // per port are rendered fresh (they change between polls).
-  std::vector<SharedText> buffers{rendered_.get(*samples, policy(), gzip)};
+  std::vector<SharedText> buffers;
+  if (samples != nullptr) buffers.push_back(rendered_.get(*samples, policy(), gzip));
   std::string rules = renderTargetCollectables(*target);
   if (gzip) {
     // Two gzip members back to back are one valid gzip body (RFC 1952 2.2).
@@ -186,6 +194,8 @@ HttpAnswer MetricsExporter::metrics(std::optional<std::string> target, bool gzip
   } else {
     buffers.push_back(std::make_shared<const std::string>(std::move(rules)));
   }
+  // Nothing at all is still a body: an empty gzip member when gzip.
+  if (gzip && buffers.empty()) buffers.push_back(std::make_shared<const std::string>(gzipped({})));
   HttpAnswer out;
   out.gzip = gzip;
   out.body = sharedBufferBody(std::move(buffers));
@@ -196,8 +206,8 @@ HttpAnswer MetricsExporter::thresholds(std::optional<std::string> target, bool g
   LatestSamples::Snapshot snapshot = samples_->snapshot();
   if (target) {
     const LatestSamples::TargetSamples* one = find(snapshot, *target);
-    if (one == nullptr) return status(kNotFound);
-    snapshot = {*one};
+    if (one == nullptr && !serves(*target)) return status(kNotFound);
+    snapshot = one == nullptr ? LatestSamples::Snapshot{} : LatestSamples::Snapshot{*one};
   }
   std::string text;
   appendSampleExposition(snapshot, text, SeriesSelection{nullptr, false, true});

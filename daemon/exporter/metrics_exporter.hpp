@@ -63,6 +63,8 @@ class MetricsExporter {
 
   LatestSamples& samples() { return *samples_; }
   SelfMetrics& self() { return self_metrics_; }
+  // The self-metrics registry, for other parts' own counters (remote write).
+  prometheus::Registry& registry() { return *registry_; }
 
   // Adds a Collectable to /metrics; it is dropped once the weak_ptr expires.
   void registerCollectable(const std::weak_ptr<prometheus::Collectable>& collectable);
@@ -93,6 +95,7 @@ class MetricsExporter {
   std::string renderTargetCollectables(std::string_view target);
   std::vector<std::shared_ptr<prometheus::Collectable>> liveCollectables();
   std::shared_ptr<const ExportPolicy> policy() const;
+  bool serves(std::string_view target) const;  // listed on /sd
   HttpAnswer metrics(std::optional<std::string> target, bool gzip);
   HttpAnswer thresholds(std::optional<std::string> target, bool gzip);
 

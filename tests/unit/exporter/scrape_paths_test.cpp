@@ -111,6 +111,16 @@ TEST_F(ScrapePaths, UnknownEmptyOrBrokenTargetsAreRefused) {
   EXPECT_EQ(test::httpGet(port(), "/metrics/other").status, 404);
 }
 
+TEST_F(ScrapePaths, AServedTargetNotPolledYetIsEmptyNotRefused) {
+  exporter_->setServedTargets({{"leaf-1", "sim"}, {"leaf-2", "snmp"}, {"leaf-3", "sim"}});
+  const auto r = test::httpGet(port(), "/metrics?target=leaf-3");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_THAT(r.body, Not(HasSubstr("opticsd_module")));
+  EXPECT_EQ(gunzip(test::httpGet(port(), "/metrics?target=leaf-3", "Accept-Encoding: gzip\r\n").body), r.body);
+  EXPECT_EQ(test::httpGet(port(), "/metrics/thresholds?target=leaf-3").status, 200);
+  EXPECT_EQ(test::httpGet(port(), "/metrics?target=leaf-4").status, 404);
+}
+
 TEST_F(ScrapePaths, WholeInstanceScrapeStaysForSmallFleets) {
   const auto r = test::httpGet(port(), "/metrics");
   ASSERT_EQ(r.status, 200);
