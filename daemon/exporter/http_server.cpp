@@ -31,6 +31,7 @@ using tcp = asio::ip::tcp;
 constexpr std::uint32_t kHeaderLimitBytes = 8 * 1024;
 constexpr std::string_view kCrLf = "\r\n";
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
+constexpr std::size_t kTrimAfterBytes = 8 * 1024 * 1024;
 
 class WholeBody : public HttpBodySource {
  public:
@@ -155,7 +156,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   // ended by a close for HTTP/1.0.
   void stream(HttpAnswer routed, bool chunked, bool keep_alive) {
     source_ = std::move(routed.body);
-    streamed_ = true;
+    streamed_bytes_ = 0;
     chunked_ = chunked;
     keep_alive_ = chunked && keep_alive;
     head_ = statusLine(http::status::ok);
@@ -181,6 +182,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     }
     std::size_t length = 0;
     for (const auto& part : body_) length += part.size();
+    streamed_bytes_ += length;
     std::vector<asio::const_buffer> buffers;
     if (chunked_ && length > 0) {
       char size[20];
@@ -207,8 +209,9 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     source_.reset();
     // A large fleet's exposition is tens of megabytes built from many growing
     // buffers; give those pages back between scrapes instead of keeping the
-    // high-water mark resident for good.
-    if (std::exchange(streamed_, false)) malloc_trim(0);
+    // high-water mark resident for good. Not after every small per-target
+    // answer: a thousand trims a poll interval would cost more than they free.
+    if (std::exchange(streamed_bytes_, 0) >= kTrimAfterBytes) malloc_trim(0);
     if (ec || !keep_alive) return close();
     readRequest();
   }
@@ -249,7 +252,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   std::string chunk_head_;
   bool chunked_ = false;
   bool keep_alive_ = false;
-  bool streamed_ = false;
+  std::size_t streamed_bytes_ = 0;  // of the answer being sent
 };
 
 struct Endpoint {

@@ -14,8 +14,8 @@ SharedText RenderedTargets::get(const LatestSamples::TargetSamples& target,
     std::lock_guard lock(mutex_);
     const auto it = entries_.find(target.target);
     if (it != entries_.end() && it->second.samples == target.samples && it->second.policy == policy) {
-      if (!gzip) return it->second.text;
-      if (it->second.gzip) return it->second.gzip;
+      if (gzip && it->second.gzip) return it->second.gzip;
+      if (!gzip && it->second.text) return it->second.text;
       text = it->second.text;
     }
   }
@@ -28,11 +28,15 @@ SharedText RenderedTargets::get(const LatestSamples::TargetSamples& target,
   SharedText compressed = gzip ? std::make_shared<const std::string>(gzipped(*text)) : nullptr;
   std::lock_guard lock(mutex_);
   Entry& entry = entries_[target.target];
-  if (entry.samples != target.samples || entry.policy != policy) {
-    entry = Entry{target.samples, policy, text, nullptr};
+  if (entry.samples != target.samples || entry.policy != policy) entry = Entry{target.samples, policy, nullptr, nullptr};
+  // Only the form a scraper asked for is kept: Prometheus always asks for
+  // gzip, and the plain text is about seven times its size.
+  if (compressed) {
+    if (!entry.gzip) entry.gzip = std::move(compressed);
+    return entry.gzip;
   }
-  if (compressed && !entry.gzip) entry.gzip = compressed;
-  return gzip ? entry.gzip : entry.text;
+  if (!entry.text) entry.text = std::move(text);
+  return entry.text;
 }
 
 void RenderedTargets::retain(const std::vector<std::string>& names) {

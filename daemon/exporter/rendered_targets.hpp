@@ -35,8 +35,8 @@ class RenderedTargets {
   struct Entry {
     std::shared_ptr<const std::vector<Sample>> samples;  // what it was rendered from
     std::shared_ptr<const ExportPolicy> policy;
-    SharedText text;
-    SharedText gzip;  // made on the first gzip scrape
+    SharedText text;  // kept once a scraper asked for plain text
+    SharedText gzip;  // kept once a scraper asked for gzip
   };
   mutable std::mutex mutex_;
   std::map<std::string, Entry, std::less<>> entries_;
