@@ -7,7 +7,7 @@
 // pointer on the first TLS connection, and it wants the whole body in one
 // buffer. Here the body is produced part by part while it is sent.
 //
-// Only GET on the one configured path is served; anything else is 404 or 405.
+// Only GET on the configured paths is served; anything else is 404 or 405.
 // Defences against hostile clients: an 8 KiB request-header limit, an idle
 // timeout on every read and a write timeout on every answer (a slow or silent
 // client is dropped), and a cap on open connections.
