@@ -135,6 +135,7 @@ void readTargets(const YAML::Node& list, const std::string& file, std::vector<Co
     target.interval = r.optionalDuration("interval");
     target.timeout = r.optionalDuration("timeout");
     target.options = node;
+    if (r.has("export")) target.export_setting = readExportSetting(r.child("export"), true);
     if (!target.name.empty() && !names.insert(target.name).second) {
       r.error("name", "duplicate target name '" + target.name + "'");
     }
@@ -231,6 +232,11 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
     config.log_level = *level;
   }
   readTargets(top.raw("targets").value_or(YAML::Node()), source, errors.issues, config.targets);
+  config.export_policy = ExportPolicy(readExportSetting(top.child("export"), false).detail.value_or(ExportDetail::kDefault));
+  if (top.has("remote_write")) config.remote_write = readRemoteWriteConfig(top.child("remote_write"));
+  for (const auto& t : config.targets) {
+    if (t.export_setting.detail) config.export_policy.setTarget(t.name, *t.export_setting.detail, t.export_setting.ports);
+  }
   config.rules = top.raw("rules").value_or(YAML::Node());
   config.topology = top.raw("topology").value_or(YAML::Node());
   (void)parseRules(config.rules, source, errors.issues);  // rejected up front, naming the rule

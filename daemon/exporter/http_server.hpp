@@ -7,7 +7,7 @@
 // pointer on the first TLS connection, and it wants the whole body in one
 // buffer. Here the body is produced part by part while it is sent.
 //
-// Only GET on the one configured path is served; anything else is 404 or 405.
+// Only GET on the configured paths is served; anything else is 404 or 405.
 // Defences against hostile clients: an 8 KiB request-header limit, an idle
 // timeout on every read and a write timeout on every answer (a slow or silent
 // client is dropped), and a cap on open connections.
@@ -65,6 +65,23 @@ class HttpBodySource {
 // A body that is already whole.
 std::unique_ptr<HttpBodySource> wholeBody(HttpBody parts);
 
+// What a router sees of a GET on one of its paths (views into the request).
+struct HttpRequest {
+  std::string_view path;   // without the query
+  std::string_view query;  // after '?', still percent-encoded; empty when none
+  std::string_view host;   // the Host header, as the client reached us
+  std::string_view accept_encoding;
+};
+
+// A router's answer: 200 with a body, or another status without one.
+struct HttpAnswer {
+  unsigned status = 200;
+  std::unique_ptr<HttpBodySource> body;  // produced while sent; for 200 only
+  std::string content_type = "text/plain; version=0.0.4; charset=utf-8";
+  bool gzip = false;  // the body is gzip: sent with Content-Encoding: gzip
+};
+using HttpRouter = std::function<HttpAnswer(const HttpRequest&)>;
+
 class HttpServer {
  public:
   // Binds and starts serving GET `path` with what `handler` returns. A bad
@@ -72,6 +89,9 @@ class HttpServer {
   // naming the address or file, never an exception.
   static Result<std::unique_ptr<HttpServer>> start(const HttpServerOptions& options, std::string path,
                                                    std::function<std::unique_ptr<HttpBodySource>()> handler);
+  // The same for several paths, each GET answered by `router`.
+  static Result<std::unique_ptr<HttpServer>> start(const HttpServerOptions& options, std::vector<std::string> paths,
+                                                   HttpRouter router);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

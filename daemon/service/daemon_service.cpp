@@ -10,12 +10,14 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
 
 #include "daemon/config/config.hpp"
 #include "daemon/exporter/metrics_exporter.hpp"
+#include "daemon/remote_write/remote_writer.hpp"
 #include "daemon/log/log.hpp"
 #include "daemon/pipeline/pipeline.hpp"
 #include "daemon/rules/rules_engine.hpp"
@@ -114,6 +116,7 @@ class DaemonService {
     openStore();
     pipeline_ = std::make_unique<Pipeline>(exporter_->samples(), exporter_->self(), store_.get());
     startRules();
+    startRemoteWrite();
     scheduler_ = std::make_unique<Scheduler>(io_, schedulerOptions(config_),
                                              [this](PollReport& report) { pipeline_->onReport(report); });
     applyTargets(config_);
@@ -195,6 +198,32 @@ class DaemonService {
     pipeline_->addStage([this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
   }
 
+  // Every poll also goes to the remote-write receiver, if one is configured
+  // (built once, like the listener: a reload's edits wait for a restart).
+  void startRemoteWrite() {
+    if (!config_.remote_write) return;
+    remote_writer_ = std::make_unique<RemoteWriter>(*config_.remote_write, exporter_->registry());
+    exporter_->samples().setListener(
+        [w = remote_writer_.get()](const std::string& target, const std::vector<Sample>& samples) {
+          w->push(target, samples);
+        });
+    spdlog::info("remote write on url={}", logValue(config_.remote_write->url));
+  }
+
+  // The series budget and what /sd lists (the targets this instance polls).
+  void publishExportSettings(const Config& config, const std::vector<std::string>& names) {
+    exporter_->setExportPolicy(config.export_policy);
+    if (remote_writer_) remote_writer_->setExportPolicy(config.export_policy);
+    const std::set<std::string> polled(names.begin(), names.end());
+    std::vector<ServedTarget> served;
+    for (const auto& target : config.targets) {
+      if (polled.contains(target.name)) {
+        served.push_back({target.name, target.driver});
+      }
+    }
+    exporter_->setServedTargets(std::move(served));
+  }
+
   void applyTargets(const Config& config) {
     std::vector<std::string> errors;
     auto plans = buildTargetPlans(config, io_, errors);
@@ -202,6 +231,7 @@ class DaemonService {
     std::vector<std::string> names;
     for (const auto& plan : plans) names.push_back(plan.name);
     pipeline_->setTargets(names);
+    publishExportSettings(config, names);
     if (rules_) rules_->retainTargets(names);
     scheduler_->setOptions(schedulerOptions(config));
     auto longest = config.poll.interval;
@@ -313,6 +343,7 @@ class DaemonService {
   PollProgress progress_;
   bool stall_logged_ = false;
   std::unique_ptr<MetricsExporter> exporter_;
+  std::unique_ptr<RemoteWriter> remote_writer_;  // after exporter_: destroyed first, before the registry it counts on
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<RulesEngine> rules_;  // after the store, its finding sink: destroyed first
   std::unique_ptr<Pipeline> pipeline_;

@@ -21,6 +21,9 @@ targets:
     module: osfp-800g-2fr4
     ports: 6
     lanes: 8
+    # The default detail level carries a data-path state only while it is
+    # not activated (never, here); one port at full detail carries them all.
+    export: {detail: full, ports: [Ethernet6]}
     scenarios:
       - {scenario: dirty_connector, port: 1, onset: 0s, ramp: 2s}
       - {scenario: lane_failure, port: 2, lane: 3, onset: 0s, ramp: 1s}
@@ -38,6 +41,8 @@ wait_for 100 metric_has "$PORT" '^opticsd_target_up\{' || { cat "$WORK/run.log";
 wait_for 100 metric_has "$PORT" '^opticsd_finding\{' || note "no opticsd_finding after 20 s (reported below if the rules need it)"
 sleep 2
 scrape "$PORT" >"$WORK/scrape.txt" || fail "scrape failed"
+# Thresholds are on their own path, for a slower scrape job: the rules use both.
+curl -sf --max-time 10 "http://127.0.0.1:$PORT/metrics/thresholds" >>"$WORK/scrape.txt" || fail "thresholds scrape failed"
 stop_opticsd
 
 status=0

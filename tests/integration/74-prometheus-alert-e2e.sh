@@ -108,6 +108,10 @@ scrape_configs:
   - job_name: opticsd
     static_configs:
       - targets: ["127.0.0.1:$PORT"]
+  - job_name: opticsd_thresholds
+    metrics_path: /metrics/thresholds
+    static_configs:
+      - targets: ["127.0.0.1:$PORT"]
 YAML
 prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
   --web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$WORK/prometheus.log" 2>&1 &
