@@ -9,6 +9,7 @@
 #   ./setup.sh fuzz [SECONDS]  long fuzz runs (default 600 s per fuzzer)
 #   ./setup.sh bench           Google Benchmark targets and end-to-end bench scripts
 #   ./setup.sh soak            10,000 simulated modules at 1 s for 10 minutes
+#   ./setup.sh system [mutations]  the .deb under a real systemd (root; Debian's mirror on the first run)
 #   ./setup.sh build           only install and build
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -18,9 +19,11 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 # What each package is for is in README.md ("Dependencies").
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev prometheus-cpp-dev libsnmp-dev libsqlite3-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libexpected-dev libsystemd-dev
-  libmnl-dev libssl-dev)
-TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev snmpd snmp snmpsim prometheus prometheus-snmp-exporter sqlite3 curl iproute2
-  ethtool procps python3 clang libclang-rt-14-dev systemd lintian dpkg-dev devscripts file openssl)
+  libmnl-dev libssl-dev zlib1g-dev libprotobuf-dev protobuf-compiler libsnappy-dev)
+TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev snmpd snmp snmpsim prometheus prometheus-alertmanager prometheus-snmp-exporter sqlite3 curl iproute2
+  ethtool procps python3 clang libclang-rt-14-dev systemd lintian dpkg-dev devscripts file openssl victoria-metrics)
+# The system test boots the package in a debootstrap tree with systemd-nspawn.
+SYSTEM_PACKAGES=(debootstrap systemd-container util-linux coreutils)
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
@@ -56,7 +59,8 @@ case "$mode" in
     exec build/daemon/cli/opticsd run "$@" ;;
   test)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-    configure_and_build build
+    # The system tests (label system) are registered only by `./setup.sh system`.
+    configure_and_build build -DOPTICSD_SYSTEM_TESTS=OFF
     ctest --test-dir build --output-on-failure --timeout 600 -j "$JOBS" -LE 'fuzz|soak' ;;
   sanitize)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
@@ -99,7 +103,16 @@ case "$mode" in
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     configure_and_build build-bench -DCMAKE_BUILD_TYPE=Release
     OPTICSD="$ROOT/build-bench/daemon/cli/opticsd" bash tests/soak/soak.sh "$@" ;;
+  system)
+    # tests/system/boot-package.sh; `mutations` shows each of its checks failing
+    # when the unit line it depends on is removed (one boot per mutation).
+    label=system
+    [ "${1:-}" = mutations ] && label=system-mutations
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${SYSTEM_PACKAGES[@]}"
+    cmake -S "$ROOT" -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPTICSD_SYSTEM_TESTS=ON >/dev/null
+    cmake --build build -j "$JOBS" --target opticsd opticsd_package_docs
+    ctest --test-dir build --output-on-failure -L "^$label\$" ;;
   *)
-    sed -n '2,13p' "$0" >&2
+    sed -n '2,14p' "$0" >&2
     exit 2 ;;
 esac

@@ -112,7 +112,7 @@ inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
     {"osnr_decibels", "Coherent line optical signal-to-noise ratio in dB.", -100, 100},
     {"chromatic_dispersion_ps_per_nm", "Coherent line chromatic dispersion seen by the receiver in ps/nm.", -1e6, 1e6},
     {"differential_group_delay_picoseconds", "Coherent line differential group delay in picoseconds.", 0, 1e5},
-    {"sopmd_picoseconds_squared", "Coherent line second-order polarization mode dispersion in ps^2.", 0, 1e7},
+    {"sopmd_picoseconds_squared", "Coherent line second-order polarization mode dispersion in picoseconds squared.", 0, 1e7},
     {"polarization_dependent_loss_decibels", "Coherent line polarization dependent loss in dB.", 0, 100},
     {"carrier_frequency_offset_megahertz", "Coherent receiver carrier frequency offset in MHz.", -1e6, 1e6},
     {"rx_total_power_dbm", "Coherent receiver total input power in dBm (all wavelengths).", -100, 40},

@@ -38,21 +38,32 @@ std::size_t dropThresholds(std::optional<Thresholds>& t, const MetricInfo& info,
 
 }  // namespace
 
-std::size_t dropImplausibleValues(Sample& sample) {
+std::size_t dropImplausibleReadings(Sample& sample) {
   std::size_t dropped = 0;
   for (std::size_t m = 0; m < kModuleMetricCount; ++m) {
-    const MetricInfo& info = kModuleMetricInfo[m];
-    dropped += dropValue(sample.module[static_cast<ModuleMetric>(m)], info, 0, "", sample.issues);
-    dropped += dropThresholds(sample.module_thresholds[m], info, sample.issues);
+    dropped += dropValue(sample.module[static_cast<ModuleMetric>(m)], kModuleMetricInfo[m], 0, "", sample.issues);
   }
   for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
-    const MetricInfo& info = kLaneMetricInfo[m];
-    dropped += dropThresholds(sample.lane_thresholds[m], info, sample.issues);
     for (Lane& lane : sample.lanes) {
-      dropped += dropValue(lane.values[static_cast<LaneMetric>(m)], info, lane.number, "", sample.issues);
+      dropped += dropValue(lane.values[static_cast<LaneMetric>(m)], kLaneMetricInfo[m], lane.number, "", sample.issues);
     }
   }
   return dropped;
+}
+
+std::size_t dropImplausibleThresholds(Sample& sample) {
+  std::size_t dropped = 0;
+  for (std::size_t m = 0; m < kModuleMetricCount; ++m) {
+    dropped += dropThresholds(sample.module_thresholds[m], kModuleMetricInfo[m], sample.issues);
+  }
+  for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
+    dropped += dropThresholds(sample.lane_thresholds[m], kLaneMetricInfo[m], sample.issues);
+  }
+  return dropped;
+}
+
+std::size_t dropImplausibleValues(Sample& sample) {
+  return dropImplausibleReadings(sample) + dropImplausibleThresholds(sample);
 }
 
 }  // namespace opticsd

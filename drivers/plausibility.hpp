@@ -14,4 +14,10 @@ namespace opticsd {
 // outside their metric's range or not finite and were dropped.
 std::size_t dropImplausibleValues(Sample& sample);
 
+// The same, split: what the module measured this poll, and the limits it
+// advertises (fixed per module, e.g. unused VDM threshold sets of 0xFFFF,
+// so the same ones are dropped on every poll).
+std::size_t dropImplausibleReadings(Sample& sample);
+std::size_t dropImplausibleThresholds(Sample& sample);
+
 }  // namespace opticsd

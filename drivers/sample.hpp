@@ -23,6 +23,33 @@ std::string_view toString(ModuleFamily family);
 enum class Modulation : std::uint8_t { kUnknown, kNrz, kPam4 };
 std::string_view toString(Modulation modulation);
 
+// One CMIS Application Descriptor (lower page bytes 86-117, page 01h 223-250,
+// media lane assignment page 01h 176-190), by its SFF-8024 codes.
+struct ModuleApplication {
+  std::uint8_t app_sel = 0;  // 1-15
+  std::uint8_t host_interface_id = 0;
+  std::uint8_t media_interface_id = 0;
+  std::uint8_t host_lane_count = 0;
+  std::uint8_t media_lane_count = 0;
+  std::uint8_t host_lane_assignment = 0;                // bit n: an instance may start on host lane n+1
+  std::optional<std::uint8_t> media_lane_assignment;   // bit n: on media lane n+1 (page 01h)
+};
+
+// One data path of a CMIS module: the Application it runs and its lanes
+// (1-based, counted across banks: bank b lane n is 8b + n).
+struct ModuleDataPath {
+  std::uint8_t app_sel = 0;
+  std::uint8_t first_host_lane = 1;
+  std::uint8_t host_lane_count = 0;
+  std::uint8_t first_media_lane = 1;
+  std::uint8_t media_lane_count = 0;
+};
+
+// Supported link lengths the module advertises, in metres (absent: not given).
+struct LinkLengths {
+  std::optional<double> smf_m, om1_m, om2_m, om3_m, om4_m, om5_m;
+};
+
 struct ModuleIdentity {
   ModuleFamily family = ModuleFamily::kUnknown;
   std::optional<std::uint8_t> sff8024_identifier;
@@ -45,6 +72,20 @@ struct ModuleIdentity {
   std::optional<double> lane_rate_gbps;   // nominal per-lane data rate
   std::optional<bool> has_diagnostics;    // false: passive copper, no-DDM SFP
   std::optional<bool> passive_copper;
+  // CMIS applications: what the module advertises and what runs (ModuleApplication below).
+  std::optional<std::uint8_t> cmis_media_type;      // lower page byte 85: picks the media ID table
+  std::vector<ModuleApplication> applications;      // advertised, AppSel order
+  std::vector<ModuleDataPath> data_paths;           // active (or default) data paths, host lane order
+  std::optional<bool> default_application;          // true: no host lane had an active AppSel
+  std::optional<int> host_lane_count;               // over the active data paths
+  std::optional<int> media_lane_count;
+  // What `opticsd decode` shows besides, as ethtool -m does.
+  std::string hardware_revision;                        // CMIS page 01h bytes 130-131, "major.minor"
+  std::optional<double> nominal_signalling_rate_gbaud;  // SFF-8472 bytes 12/66, SFF-8636 140/222
+  std::string encoding;                                 // SFF-8024 Table 4-2 ("64B/66B", "PAM4" ...)
+  std::string media_technology;                         // CMIS byte 212 / SFF-8636 byte 147 bits 7-4
+  LinkLengths link_lengths;
+  std::optional<bool> vdm_supported;                    // CMIS page 01h byte 142 bit 6
 };
 
 // Module-advertised limits for one metric, in the metric's own unit.

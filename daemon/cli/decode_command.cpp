@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "daemon/output/sample_json.hpp"
+#include "drivers/eeprom/cmis.hpp"
 #include "drivers/eeprom/cmis_vdm.hpp"
 #include "drivers/eeprom/decoder.hpp"
 #include "drivers/eeprom/dump_file.hpp"
+#include "drivers/eeprom/sff8024.hpp"
 
 namespace opticsd::cli {
 namespace {
@@ -32,9 +34,10 @@ struct DecodeOptions {
 };
 
 void row(std::string& out, const std::string& label, const std::string& value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "\t%-42s: ", label.c_str());
-  out += buf;
+  out += '\t';
+  out += label;
+  if (label.size() < 42) out.append(42 - label.size(), ' ');  // a long label is kept whole, not cut
+  out += ": ";
   out += value;
   out += '\n';
 }
@@ -92,25 +95,23 @@ MetricText laneText(LaneMetric m) {
     case LaneMetric::kHostErroredFramesRatio: return {"Errored frames (host, current)", "%.2e"};
     case LaneMetric::kHostEsnrDecibels: return {"eSNR (host)", "%.2f dB"};
     case LaneMetric::kHostLtpDecibels: return {"PAM4 LTP (host)", "%.2f dB"};
-    // Coherent line side: ethtool -m has no words for these; the catalogue key names them.
-    case LaneMetric::kOsnrDecibels:
-    case LaneMetric::kChromaticDispersionPsPerNm:
-    case LaneMetric::kDifferentialGroupDelayPicoseconds:
-    case LaneMetric::kSopmdPicosecondsSquared:
-    case LaneMetric::kPolarizationDependentLossDecibels:
-    case LaneMetric::kCarrierFrequencyOffsetMegahertz:
-    case LaneMetric::kRxTotalPowerDbm:
-    case LaneMetric::kRxSignalPowerDbm:
-    case LaneMetric::kQFactorDecibels:
-    case LaneMetric::kErrorVectorMagnitudePercent:
-    case LaneMetric::kSopRateOfChangeKiloradiansPerSecond:
-    case LaneMetric::kModulatorBiasXIPercent:
-    case LaneMetric::kModulatorBiasXQPercent:
-    case LaneMetric::kModulatorBiasYIPercent:
-    case LaneMetric::kModulatorBiasYQPercent:
-    case LaneMetric::kModulatorBiasXPhasePercent:
-    case LaneMetric::kModulatorBiasYPhasePercent:
-      return {info(m).key.data(), "%g"};
+    case LaneMetric::kOsnrDecibels: return {"OSNR", "%.2f dB"};
+    case LaneMetric::kChromaticDispersionPsPerNm: return {"Chromatic dispersion", "%.0f ps/nm"};
+    case LaneMetric::kDifferentialGroupDelayPicoseconds: return {"Differential group delay", "%.2f ps"};
+    case LaneMetric::kSopmdPicosecondsSquared: return {"SOPMD", "%.2f ps^2"};
+    case LaneMetric::kPolarizationDependentLossDecibels: return {"Polarization dependent loss", "%.2f dB"};
+    case LaneMetric::kCarrierFrequencyOffsetMegahertz: return {"Carrier frequency offset", "%.0f MHz"};
+    case LaneMetric::kRxTotalPowerDbm: return {"Rx total power", "%.2f dBm"};
+    case LaneMetric::kRxSignalPowerDbm: return {"Rx signal power", "%.2f dBm"};
+    case LaneMetric::kQFactorDecibels: return {"Q-factor", "%.2f dB"};
+    case LaneMetric::kErrorVectorMagnitudePercent: return {"Error vector magnitude", "%.2f %%"};
+    case LaneMetric::kSopRateOfChangeKiloradiansPerSecond: return {"SOP rate of change", "%.2f krad/s"};
+    case LaneMetric::kModulatorBiasXIPercent: return {"Modulator bias X/I", "%.2f %%"};
+    case LaneMetric::kModulatorBiasXQPercent: return {"Modulator bias X/Q", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYIPercent: return {"Modulator bias Y/I", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYQPercent: return {"Modulator bias Y/Q", "%.2f %%"};
+    case LaneMetric::kModulatorBiasXPhasePercent: return {"Modulator bias X phase", "%.2f %%"};
+    case LaneMetric::kModulatorBiasYPhasePercent: return {"Modulator bias Y phase", "%.2f %%"};
     case LaneMetric::kCount: break;
   }
   return {"?", "%g"};
@@ -119,6 +120,44 @@ MetricText laneText(LaneMetric m) {
 std::string laneValue(LaneMetric m, double v) {
   if (m == LaneMetric::kTxPowerDbm || m == LaneMetric::kRxPowerDbm) return power(v, std::nullopt);
   return fmt(laneText(m).format, v);
+}
+
+// "400GAUI-4-S C2M" or "host interface 0x4f" when SFF-8024 does not name it here.
+std::string interfaceName(const eeprom::InterfaceInfo* known, const char* what, std::uint8_t code) {
+  if (known != nullptr && !known->name.empty()) return std::string(known->name);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%s interface 0x%02x", what, code);
+  return buf;
+}
+
+std::string hostName(std::uint8_t code) { return interfaceName(eeprom::hostInterface(code), "host", code); }
+std::string mediaName(const ModuleIdentity& id, std::uint8_t code) {
+  return interfaceName(eeprom::mediaInterface(id.cmis_media_type.value_or(0), code), "media", code);
+}
+
+// "AppSel 2: 800GAUI-8 S C2M (8 lanes) -> 800GBASE-DR8 (8 lanes)"
+std::string applicationText(const ModuleIdentity& id, const ModuleApplication& a) {
+  return hostName(a.host_interface_id) + " (" + std::to_string(a.host_lane_count) + " host lanes) -> " +
+         mediaName(id, a.media_interface_id) + " (" + std::to_string(a.media_lane_count) + " media lanes)";
+}
+
+void renderApplications(std::string& out, const ModuleIdentity& id) {
+  for (const ModuleApplication& a : id.applications) {
+    row(out, "Application " + std::to_string(a.app_sel), applicationText(id, a));
+  }
+  for (const ModuleDataPath& d : id.data_paths) {
+    const auto last = [](int first, int count) { return std::to_string(first + count - 1); };
+    row(out, std::string(id.default_application.value_or(false) ? "Default" : "Active") + " data path, host lane " +
+                 std::to_string(d.first_host_lane),
+        "AppSel " + std::to_string(d.app_sel) + ", host lanes " + std::to_string(d.first_host_lane) + "-" +
+            last(d.first_host_lane, d.host_lane_count) + ", media lanes " + std::to_string(d.first_media_lane) + "-" +
+            last(d.first_media_lane, d.media_lane_count));
+  }
+  if (id.default_application.value_or(false)) {
+    row(out, "Active application", "none selected (Active Control Set AppSel 0): default Application 1 assumed");
+  }
+  if (id.host_lane_count) row(out, "Host lanes in data paths", std::to_string(*id.host_lane_count));
+  if (id.media_lane_count) row(out, "Media lanes in data paths", std::to_string(*id.media_lane_count));
 }
 
 std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, const eeprom::DumpParse& dump) {
@@ -144,6 +183,17 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
   text("Vendor SN", id.serial);
   text("Date code", id.date_code);
   text("Firmware version", id.firmware_version);
+  text("Hardware revision", id.hardware_revision);
+  text("Encoding", id.encoding);
+  text("Media interface technology", id.media_technology);
+  if (id.nominal_signalling_rate_gbaud) row(out, "Nominal signalling rate", fmt("%.2f GBd", *id.nominal_signalling_rate_gbaud));
+  const LinkLengths& len = id.link_lengths;
+  for (const auto& [label, value] : {std::pair{"Length (SMF)", len.smf_m}, std::pair{"Length (OM1)", len.om1_m},
+                                     std::pair{"Length (OM2)", len.om2_m}, std::pair{"Length (OM3)", len.om3_m},
+                                     std::pair{"Length (OM4)", len.om4_m}, std::pair{"Length (OM5)", len.om5_m}}) {
+    if (value) row(out, label, fmt("%.0f m", *value));
+  }
+  if (id.vdm_supported) row(out, "VDM supported", yesNo(id.vdm_supported));
   if (id.wavelength_nm) row(out, "Laser wavelength", fmt("%.2f nm", *id.wavelength_nm));
   if (id.cable_length_m) row(out, "Cable length", fmt("%.1f m", *id.cable_length_m));
   if (id.power_class) {
@@ -153,12 +203,14 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
   if (id.lane_rate_gbps) {
     row(out, "Lane rate", fmt("%g Gb/s", *id.lane_rate_gbps) + " " + std::string(toString(id.modulation)));
   }
+  renderApplications(out, id);
   row(out, "Diagnostics", yesNo(id.has_diagnostics));
   if (id.passive_copper.value_or(false)) row(out, "Passive copper", "Yes");
 
   if (auto t = s.module[ModuleMetric::kTemperatureCelsius]) row(out, "Module temperature", fmt("%.2f degrees C", *t));
   if (auto v = s.module[ModuleMetric::kSupplyVoltageVolts]) row(out, "Module voltage", fmt("%.4f V", *v));
-  if (auto t = s.module[ModuleMetric::kLaserTemperatureCelsius]) row(out, "Laser temperature (VDM, max)", fmt("%.2f degrees C", *t));
+  if (auto t = s.module[ModuleMetric::kLaserTemperatureCelsius]) row(out, "Laser temperature", fmt("%.2f degrees C", *t));
+  if (auto c = s.module[ModuleMetric::kTecCurrentPercent]) row(out, "TEC current", fmt("%.2f %%", *c));
   if (auto a = s.module[ModuleMetric::kLaserAgeRatio]) row(out, "Laser age (VDM, max)", fmt("%.0f %%", *a * 100));
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
     if (s.module_flags[i]) row(out, std::string(kModuleMetricInfo[i].key) + " flags", flagsText(*s.module_flags[i]));
@@ -204,6 +256,7 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
   thresholds("Module voltage", s.thresholds(ModuleMetric::kSupplyVoltageVolts), [](double v) { return fmt("%.4f V", v); });
   thresholds("Laser temperature", s.thresholds(ModuleMetric::kLaserTemperatureCelsius),
              [](double v) { return fmt("%.2f degrees C", v); });
+  thresholds("TEC current", s.thresholds(ModuleMetric::kTecCurrentPercent), [](double v) { return fmt("%.2f %%", v); });
   for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
     const auto m = static_cast<LaneMetric>(i);
     thresholds(laneText(m).label, s.thresholds(m), [m](double v) { return laneValue(m, v); });
@@ -211,9 +264,9 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
 
   // Every VDM observable, including those the Sample does not carry (host side, statistics).
   bool header = false;
-  eeprom::forEachVdmObservable(memory, [&](const eeprom::VdmObservable& obs) {
+  eeprom::forEachVdmObservable(memory, eeprom::cmisBankCount(memory), [&](const eeprom::VdmObservable& obs) {
     if (!header) {
-      out += "\tVDM observables (group/slot, lane: value [HA/LA/HW/LW] flags)\n";
+      out += "\tVDM observables (bank/group/slot, lane: value [HA/LA/HW/LW] flags)\n";
       header = true;
     }
     const bool f16 = obs.info->encoding == eeprom::VdmEncoding::kF16;
@@ -225,7 +278,7 @@ std::string renderText(const Sample& s, const eeprom::ModuleMemory& memory, cons
                num(*obs.thresholds->high_warning) + "/" + num(*obs.thresholds->low_warning) + "]";
     }
     if (obs.flags) value += " " + flagsText(*obs.flags);
-    std::snprintf(buf, sizeof buf, "%d/%02d ", obs.group + 1, obs.slot);
+    std::snprintf(buf, sizeof buf, "%d/%d/%02d ", obs.bank, obs.group + 1, obs.slot);
     row(out, std::string(buf) + std::string(obs.info->name) + " (Lane " + std::to_string(obs.lane) + ")", value);
   });
 
@@ -253,10 +306,16 @@ int runDecode(const DecodeOptions& options) {
 
   if (options.json) {
     nlohmann::json j = sampleToJson(sample);
+    if (j.contains("identity") && j["identity"].contains("applications")) {
+      for (auto& a : j["identity"]["applications"]) {
+        a["host_interface"] = hostName(a["host_interface_id"].get<std::uint8_t>());
+        a["media_interface"] = mediaName(sample.identity, a["media_interface_id"].get<std::uint8_t>());
+      }
+    }
     nlohmann::json vdm = nlohmann::json::array();
-    eeprom::forEachVdmObservable(dump->memory, [&](const eeprom::VdmObservable& obs) {
+    eeprom::forEachVdmObservable(dump->memory, eeprom::cmisBankCount(dump->memory), [&](const eeprom::VdmObservable& obs) {
       nlohmann::json o{{"type_id", obs.type_id}, {"name", obs.info->name}, {"lane", obs.lane},
-                       {"group", obs.group + 1}, {"slot", obs.slot}};
+                       {"bank", obs.bank}, {"group", obs.group + 1}, {"slot", obs.slot}};
       if (!obs.info->unit.empty()) o["unit"] = obs.info->unit;
       if (obs.value && std::isfinite(*obs.value)) o["value"] = *obs.value;
       if (obs.thresholds) {

@@ -8,7 +8,7 @@
 #include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/rules/findings_format.hpp"
-#include "daemon/rules/findings_store.hpp"
+#include "daemon/store/findings_history.hpp"
 #include "daemon/store/time_text.hpp"
 
 namespace opticsd::cli {
@@ -42,7 +42,7 @@ int runFindings(const FindingsArgs& args) {
     if (!t) return error("--since: " + t.error().message);
     filter.since_ms = *t;
   }
-  auto findings = FindingsStore::loadFindings(path, filter);
+  auto findings = loadFindings(path, filter);
   if (!findings) return error(findings.error().message);
   const std::string text = args.format == "json" ? formatFindingsJson(*findings) : formatFindingsTable(*findings);
   std::fwrite(text.data(), 1, text.size(), stdout);

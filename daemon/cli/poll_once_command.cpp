@@ -4,10 +4,12 @@
 #include <boost/asio/io_context.hpp>
 #include <cstdio>
 #include <iostream>
+#include <map>
 
 #include "daemon/config/config.hpp"
 #include "daemon/output/sample_json.hpp"
 #include "daemon/service/target_plans.hpp"
+#include "drivers/snmp/explain.hpp"
 
 namespace opticsd::cli {
 namespace {
@@ -16,6 +18,7 @@ struct PollOnceArgs {
   std::string config_path;
   std::vector<std::string> targets;
   bool compact = false;
+  bool explain = false;
 };
 
 nlohmann::json reportToJson(const PollReport& report) {
@@ -54,6 +57,13 @@ int pollOnce(const PollOnceArgs& args) {
     config->shard = ShardConfig{};
   }
 
+  // --explain: SNMP drivers trace each row (rule matched, row skipped and why).
+  std::map<std::string, std::vector<std::string>> explained;
+  if (args.explain) {
+    snmp::setExplainSink([&](const std::string& target, std::vector<std::string> lines) {
+      explained[target] = std::move(lines);
+    });
+  }
   boost::asio::io_context io;
   std::vector<std::string> errors;
   auto plans = buildTargetPlans(*config, io, errors);
@@ -71,8 +81,13 @@ int pollOnce(const PollOnceArgs& args) {
 
   nlohmann::json out{{"config", config->source}, {"targets", nlohmann::json::array()}};
   bool all_ok = errors.empty();
+  if (args.explain) snmp::setExplainSink(nullptr);
   for (const auto& report : reports) {
     out["targets"].push_back(reportToJson(report));
+    if (auto it = explained.find(report.target); it != explained.end()) {
+      out["targets"].back()["explain"] = it->second;
+      for (const auto& line : it->second) std::fprintf(stderr, "explain %s: %s\n", report.target.c_str(), line.c_str());
+    }
     all_ok = all_ok && report.ok;
     for (const auto& error : report.result.errors) {
       std::fprintf(stderr, "target %s: %s\n", report.target.c_str(), error.c_str());
@@ -91,6 +106,9 @@ void addPollOnceCommand(CLI::App& app, int& exit_code) {
       ->check(CLI::ExistingFile);
   command->add_option("-t,--target", args->targets, "only this target (repeatable)");
   command->add_flag("--compact", args->compact, "one line of JSON instead of indented output");
+  command->add_flag("--explain", args->explain,
+                    "SNMP targets: show per row which profile rule matched and why a row was skipped "
+                    "(stderr, and \"explain\" in the JSON)");
   command->callback([args, &exit_code] { exit_code = pollOnce(*args); });
 }
 

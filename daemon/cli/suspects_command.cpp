@@ -7,7 +7,7 @@
 #include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/rules/findings_format.hpp"
-#include "daemon/rules/findings_store.hpp"
+#include "daemon/store/findings_history.hpp"
 
 namespace opticsd::cli {
 namespace {
@@ -27,7 +27,7 @@ int runSuspects(const SuspectsArgs& args) {
   auto database = historyDatabasePath(args.db, args.config);
   if (!database) return error(database.error().message);
   const std::string& path = *database;
-  auto suspects = FindingsStore::loadSuspects(path);
+  auto suspects = loadSuspects(path);
   if (!suspects) return error(suspects.error().message);
   if (args.limit > 0 && suspects->size() > args.limit) suspects->resize(args.limit);
   const std::string text = args.format == "json" ? formatSuspectsJson(*suspects) : formatSuspectsTable(*suspects);

@@ -103,6 +103,24 @@ void readStorage(OptionReader r, StorageConfig& out) {
       }
     }
   }
+  if (auto node = r.raw("deadband")) {
+    OptionReader d(*node, r.file(), r.path() + ".deadband", r.issues());
+    if (auto v = d.optionalDuration("heartbeat")) out.deadband.heartbeat = *v;
+    const std::pair<const char*, double*> tolerances[] = {
+        {"power_db", &out.deadband.power_db},       {"temperature_c", &out.deadband.temperature_c},
+        {"voltage_v", &out.deadband.voltage_v},     {"relative", &out.deadband.relative},
+        {"ber_decades", &out.deadband.ber_decades}, {"percent_points", &out.deadband.percent_points}};
+    for (const auto& [key, into] : tolerances) {
+      if (auto v = d.optionalDouble(key)) {
+        if (!(*v >= 0)) d.error(key, "must be 0 or more");
+        *into = *v;
+      }
+    }
+    if (auto v = d.optionalInt("finding_context_rows", 0, 100)) {
+      out.deadband.finding_context_rows = static_cast<std::size_t>(*v);
+    }
+    d.rejectUnknownKeys();
+  }
   if (out.path.empty()) out.path = defaultStateDirectory() / "history.db";
   if (out.enabled) {
     if (auto problem = databasePathProblem(out.path)) r.error(r.has("path") ? "path" : "", *problem);
@@ -134,6 +152,7 @@ void readTargets(const YAML::Node& list, const std::string& file, std::vector<Co
     target.interval = r.optionalDuration("interval");
     target.timeout = r.optionalDuration("timeout");
     target.options = node;
+    if (r.has("export")) target.export_setting = readExportSetting(r.child("export"), true);
     if (!target.name.empty() && !names.insert(target.name).second) {
       r.error("name", "duplicate target name '" + target.name + "'");
     }
@@ -236,6 +255,11 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
     config.log_level = *level;
   }
   readTargets(top.raw("targets").value_or(YAML::Node()), source, errors.issues, config.targets);
+  config.export_policy = ExportPolicy(readExportSetting(top.child("export"), false).detail.value_or(ExportDetail::kDefault));
+  if (top.has("remote_write")) config.remote_write = readRemoteWriteConfig(top.child("remote_write"));
+  for (const auto& t : config.targets) {
+    if (t.export_setting.detail) config.export_policy.setTarget(t.name, *t.export_setting.detail, t.export_setting.ports);
+  }
   config.rules = top.raw("rules").value_or(YAML::Node());
   config.topology = top.raw("topology").value_or(YAML::Node());
   (void)parseRules(config.rules, source, errors.issues);  // rejected up front, naming the rule

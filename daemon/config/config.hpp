@@ -13,6 +13,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "daemon/exporter/export_detail.hpp"
+#include "daemon/remote_write/remote_write_config.hpp"
 #include "daemon/store/store_options.hpp"
 #include "drivers/options/option_reader.hpp"
 #include "drivers/result.hpp"
@@ -48,6 +50,8 @@ struct StorageConfig {
   std::uint64_t max_size_bytes = 0;   // caps the database file; 0: until the disk is full
   // Older rows keep one sample per module per tier interval.
   std::vector<DownsampleTier> downsample{{std::chrono::hours(48), std::chrono::minutes(5)}};
+  // Exception recording: tolerances per unit and the heartbeat (store_options.hpp).
+  DeadbandOptions deadband;
 
   bool operator==(const StorageConfig&) const = default;
 };
@@ -64,6 +68,7 @@ struct TargetConfig {
   std::optional<std::chrono::milliseconds> interval;  // overrides poll.interval
   std::optional<std::chrono::milliseconds> timeout;   // overrides poll.timeout
   YAML::Node options;  // the target's mapping; the driver factory reads its own keys from it
+  ExportSetting export_setting;  // `export:` on the target: its detail level, or its listed ports'
 };
 
 struct Config {
@@ -74,6 +79,8 @@ struct Config {
   ShardConfig shard;
   std::string log_level = "info";
   std::vector<TargetConfig> targets;     // all configured targets, before sharding
+  ExportPolicy export_policy;            // `export:` at the top and on targets: the series budget
+  std::optional<RemoteWriteConfig> remote_write;  // push every poll to a remote-write receiver
   YAML::Node rules;                      // validated by the rules engine
   YAML::Node topology;                   // validated by the topology loader
   std::string digest;                    // hash of the text, to tell a reload that changed nothing

@@ -114,9 +114,10 @@ class TextSink {
 std::size_t sampleFamilyCount() { return familySpecs().size(); }
 
 void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts,
-                                 std::size_t first_family, std::size_t end_family) {
+                                 std::size_t first_family, std::size_t end_family,
+                                 const SeriesSelection& selection) {
   TextSink sink(first_family, end_family);
-  exporter_detail::SeriesWalker<TextSink>(sink).walk(snapshot);
+  exporter_detail::SeriesWalker<TextSink>(sink, selection).walk(snapshot);
   sink.finish(parts);
 }
 
@@ -127,9 +128,10 @@ void appendJoined(const std::vector<std::string>& parts, std::string& out) {
   for (const auto& p : parts) out += p;
 }
 
-void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string& out) {
+void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string& out,
+                            const SeriesSelection& selection) {
   std::vector<std::string> parts;
-  appendSampleExpositionParts(snapshot, parts);
+  appendSampleExpositionParts(snapshot, parts, 0, SIZE_MAX, selection);
   appendJoined(parts, out);
 }
 

@@ -10,11 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "daemon/exporter/export_detail.hpp"
 #include "daemon/exporter/latest_samples.hpp"
 
 namespace opticsd {
 
-void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string& out);
+void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string& out,
+                            const SeriesSelection& selection = {});
 
 // The same text as a list of parts to be written back to back (two per
 // family: its HELP/TYPE lines, then its series), for serving without a copy.
@@ -22,7 +24,8 @@ void appendSampleExposition(const LatestSamples::Snapshot& snapshot, std::string
 // exposition order), so a large scrape can be produced a slice at a time:
 // the slices, in order, make the same text.
 void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts,
-                                 std::size_t first_family = 0, std::size_t end_family = SIZE_MAX);
+                                 std::size_t first_family = 0, std::size_t end_family = SIZE_MAX,
+                                 const SeriesSelection& selection = {});
 
 // How many Sample families there are (the bound for the slices above).
 std::size_t sampleFamilyCount();

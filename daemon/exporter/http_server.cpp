@@ -12,6 +12,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <cstdio>
+#include <algorithm>
 #include <exception>
 #include <thread>
 #include <type_traits>
@@ -31,6 +32,7 @@ using tcp = asio::ip::tcp;
 constexpr std::uint32_t kHeaderLimitBytes = 8 * 1024;
 constexpr std::string_view kCrLf = "\r\n";
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
+constexpr std::size_t kTrimAfterBytes = 8 * 1024 * 1024;
 
 class WholeBody : public HttpBodySource {
  public:
@@ -46,8 +48,8 @@ class WholeBody : public HttpBodySource {
 
 // What every connection shares; outlives them (held by shared_ptr).
 struct Site {
-  std::string path;
-  std::function<std::unique_ptr<HttpBodySource>()> handler;
+  std::vector<std::string> paths;
+  HttpRouter router;
   std::optional<HttpServerOptions::BasicAuth> basic_auth;
   std::chrono::milliseconds idle_timeout;
   std::chrono::milliseconds handshake_timeout;
@@ -128,7 +130,9 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
     const bool keep_alive = request.keep_alive();
     std::string_view target = view(request.target());
     target = target.substr(0, target.find('?'));
-    if (target != site_->path) return answer(http::status::not_found, {}, keep_alive);
+    if (std::find(site_->paths.begin(), site_->paths.end(), target) == site_->paths.end()) {
+      return answer(http::status::not_found, {}, keep_alive);
+    }
     const bool head = request.method() == http::verb::head;
     if (request.method() != http::verb::get && !head) {
       return answer(http::status::method_not_allowed, "Allow: GET, HEAD\r\n", keep_alive);
@@ -139,14 +143,22 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
       return answer(http::status::unauthorized, "WWW-Authenticate: Basic realm=\"opticsd\"\r\n", keep_alive);
     }
     site_->limiter->busy(*ticket_);
-    if (head) return answerHead(request.version() >= 11, keep_alive);
-    std::unique_ptr<HttpBodySource> source;
+    HttpAnswer routed;
     try {
-      source = site_->handler();
+      const std::string_view full = view(request.target());
+      const auto mark = full.find('?');
+      routed = site_->router(HttpRequest{target, mark == std::string_view::npos ? "" : full.substr(mark + 1),
+                                         view(request[http::field::host]),
+                                         view(request[http::field::accept_encoding])});
     } catch (const std::exception&) {
       return answer(http::status::internal_server_error, {}, false);
     }
-    stream(std::move(source), request.version() >= 11, keep_alive);
+    if (routed.status != 200 || !routed.body) {
+      return answer(routed.status == 200 ? http::status::internal_server_error : http::int_to_status(routed.status),
+                    {}, keep_alive);
+    }
+    if (head) return answerHead(routed, request.version() >= 11, keep_alive);
+    stream(std::move(routed), request.version() >= 11, keep_alive);
   }
 
   // A refusal or an error: a status and headers, no body.
@@ -163,17 +175,18 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
                       });
   }
 
-  static std::string okHead(bool chunked, bool keep_alive) {
+  static std::string okHead(const HttpAnswer& routed, bool chunked, bool keep_alive) {
     std::string head = statusLine(http::status::ok);
-    head += "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n";
+    head += "Content-Type: " + routed.content_type + "\r\n";
+    if (routed.gzip) head += "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n";
     head += chunked ? "Transfer-Encoding: chunked\r\n" : "Connection: close\r\n";
     if (chunked && !keep_alive) head += "Connection: close\r\n";
     return head + "\r\n";
   }
 
-  // HEAD: the headers a GET would get, without producing the body.
-  void answerHead(bool chunked, bool keep_alive) {
-    head_ = okHead(chunked, keep_alive);
+  // HEAD: the headers a GET would get; the body source is dropped unread.
+  void answerHead(const HttpAnswer& routed, bool chunked, bool keep_alive) {
+    head_ = okHead(routed, chunked, keep_alive);
     const bool keep = chunked && keep_alive;
     tcp().expires_after(site_->write_timeout);
     asio::async_write(stream_, asio::buffer(head_), [self = this->shared_from_this(), keep](beast::error_code ec, std::size_t) {
@@ -183,12 +196,12 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
 
   // A 200 whose body is produced while it is sent: chunked for HTTP/1.1,
   // ended by a close for HTTP/1.0.
-  void stream(std::unique_ptr<HttpBodySource> source, bool chunked, bool keep_alive) {
-    source_ = std::move(source);
-    streamed_ = true;
+  void stream(HttpAnswer routed, bool chunked, bool keep_alive) {
+    source_ = std::move(routed.body);
+    streamed_bytes_ = 0;
     chunked_ = chunked;
     keep_alive_ = chunked && keep_alive;
-    head_ = okHead(chunked, keep_alive);
+    head_ = okHead(routed, chunked, keep_alive);
     tcp().expires_after(site_->write_timeout);
     asio::async_write(stream_, asio::buffer(head_), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->onAnswered(ec, false);
@@ -206,6 +219,7 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
     }
     std::size_t length = 0;
     for (const auto& part : body_) length += part.size();
+    streamed_bytes_ += length;
     std::vector<asio::const_buffer> buffers;
     if (chunked_ && length > 0) {
       char size[20];
@@ -234,8 +248,9 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
     source_.reset();
     // A large fleet's exposition is tens of megabytes built from many growing
     // buffers; give those pages back between scrapes instead of keeping the
-    // high-water mark resident for good.
-    if (std::exchange(streamed_, false)) malloc_trim(0);
+    // high-water mark resident for good. Not after every small per-target
+    // answer: a thousand trims a poll interval would cost more than they free.
+    if (std::exchange(streamed_bytes_, 0) >= kTrimAfterBytes) malloc_trim(0);
     if (ec || !keep_alive) return close();
     readRequest();
   }
@@ -276,7 +291,7 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
   std::string chunk_head_;
   bool chunked_ = false;
   bool keep_alive_ = false;
-  bool streamed_ = false;
+  std::size_t streamed_bytes_ = 0;  // of the answer being sent
   std::optional<ConnectionLimiter::Ticket> ticket_;
   bool evicted_ = false;
 };
@@ -386,6 +401,12 @@ std::uint16_t HttpServer::port() const { return state_->port; }
 
 Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& options, std::string path,
                                                       std::function<std::unique_ptr<HttpBodySource>()> handler) {
+  return start(options, std::vector<std::string>{std::move(path)},
+               [handler = std::move(handler)](const HttpRequest&) { return HttpAnswer{200, handler()}; });
+}
+
+Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& options, std::vector<std::string> paths,
+                                                      HttpRouter router) {
   if (options.threads == 0) return fail("http: threads must be at least 1");
   auto endpoint = parseListen(options.listen);
   if (!endpoint) return fail("http: listen address '" + options.listen + "': " + endpoint.error().message);
@@ -397,8 +418,8 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& o
     state->tls = std::move(*context);
   }
   state->site = std::make_shared<Site>();
-  state->site->path = std::move(path);
-  state->site->handler = std::move(handler);
+  state->site->paths = std::move(paths);
+  state->site->router = std::move(router);
   state->site->basic_auth = options.basic_auth;
   state->site->idle_timeout = options.idle_timeout;
   state->site->handshake_timeout = options.handshake_timeout;

@@ -7,11 +7,11 @@
 // pointer on the first TLS connection, and it wants the whole body in one
 // buffer. Here the body is produced part by part while it is sent.
 //
-// Only GET on the one configured path is served; anything else is 404 or 405.
-// Defences against hostile clients: an 8 KiB request-header limit, a bound on
-// the time to a complete request and on the TLS handshake, a write timeout on
-// every answer (a slow or silent client is dropped), and caps on open
-// connections, overall and per source address, that evict the connection
+// Only GET (and HEAD) on the configured paths is served; anything else is 404
+// or 405. Defences against hostile clients: an 8 KiB request-header limit, a
+// bound on the time to a complete request and on the TLS handshake, a write
+// timeout on every answer (a slow or silent client is dropped), and caps on
+// open connections, overall and per source address, that evict the connection
 // waiting longest for a request rather than refuse a new one
 // (connection_limiter.hpp): idle clients cannot lock the scraper out.
 //
@@ -74,6 +74,23 @@ class HttpBodySource {
 // A body that is already whole.
 std::unique_ptr<HttpBodySource> wholeBody(HttpBody parts);
 
+// What a router sees of a GET on one of its paths (views into the request).
+struct HttpRequest {
+  std::string_view path;   // without the query
+  std::string_view query;  // after '?', still percent-encoded; empty when none
+  std::string_view host;   // the Host header, as the client reached us
+  std::string_view accept_encoding;
+};
+
+// A router's answer: 200 with a body, or another status without one.
+struct HttpAnswer {
+  unsigned status = 200;
+  std::unique_ptr<HttpBodySource> body;  // produced while sent; for 200 only
+  std::string content_type = "text/plain; version=0.0.4; charset=utf-8";
+  bool gzip = false;  // the body is gzip: sent with Content-Encoding: gzip
+};
+using HttpRouter = std::function<HttpAnswer(const HttpRequest&)>;
+
 class HttpServer {
  public:
   // Binds and starts serving GET `path` with what `handler` returns. A bad
@@ -81,6 +98,9 @@ class HttpServer {
   // naming the address or file, never an exception.
   static Result<std::unique_ptr<HttpServer>> start(const HttpServerOptions& options, std::string path,
                                                    std::function<std::unique_ptr<HttpBodySource>()> handler);
+  // The same for several paths, each GET answered by `router`.
+  static Result<std::unique_ptr<HttpServer>> start(const HttpServerOptions& options, std::vector<std::string> paths,
+                                                   HttpRouter router);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

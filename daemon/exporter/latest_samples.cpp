@@ -7,11 +7,13 @@ namespace opticsd {
 void LatestSamples::replaceTarget(const std::string& target, std::vector<Sample> samples) {
   // Allocate outside the lock, and let the old vector die outside it too.
   std::shared_ptr<const std::vector<Sample>> fresh = std::make_shared<const std::vector<Sample>>(std::move(samples));
+  const std::shared_ptr<const std::vector<Sample>> published = fresh;
   {
     std::lock_guard lock(mutex_);
     auto [it, inserted] = targets_.try_emplace(target);
     it->second.swap(fresh);
   }
+  if (listener_) listener_(target, *published);
 }
 
 void LatestSamples::removeTarget(const std::string& target) {

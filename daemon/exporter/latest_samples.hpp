@@ -7,6 +7,7 @@
 // lock held, so a slow scrape never delays a poll and vice versa. The Samples
 // behind a pointer are immutable once published.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,11 +37,18 @@ class LatestSamples {
 
   Snapshot snapshot() const;
 
+  // Called with every target's new Samples, on the thread of replaceTarget()
+  // and after the swap (remote write pushes each poll). Set it before the
+  // first poll; it is not guarded against a concurrent replaceTarget().
+  using Listener = std::function<void(const std::string& target, const std::vector<Sample>& samples)>;
+  void setListener(Listener listener) { listener_ = std::move(listener); }
+
   std::size_t targetCount() const;
 
  private:
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const std::vector<Sample>>, std::less<>> targets_;
+  Listener listener_;
 };
 
 }  // namespace opticsd

@@ -5,14 +5,50 @@
 #include <algorithm>
 #include <utility>
 
+#include "daemon/exporter/accept_encoding.hpp"
 #include "daemon/exporter/exposition_text.hpp"
+#include "daemon/exporter/gzip_body.hpp"
+#include "daemon/exporter/query_parameter.hpp"
+#include "daemon/exporter/target_collectable.hpp"
 
 namespace opticsd {
+namespace {
+
+constexpr std::string_view kMetricsPath = "/metrics";
+constexpr std::string_view kThresholdsPath = "/metrics/thresholds";
+constexpr std::string_view kSelfPath = "/metrics/self";
+constexpr std::string_view kDiscoveryPath = "/sd";
+
+constexpr unsigned kBadRequest = 400;
+constexpr unsigned kNotFound = 404;
+
+HttpAnswer answer(std::unique_ptr<HttpBodySource> body, bool gzip) {
+  HttpAnswer out;
+  out.gzip = gzip;
+  out.body = gzip ? gzipBody(std::move(body)) : std::move(body);
+  return out;
+}
+
+HttpAnswer status(unsigned code) {
+  HttpAnswer out;
+  out.status = code;
+  return out;
+}
+
+// The snapshot's entry for `target`, if this instance has Samples for it.
+const LatestSamples::TargetSamples* find(const LatestSamples::Snapshot& snapshot, std::string_view target) {
+  const auto it = std::lower_bound(snapshot.begin(), snapshot.end(), target,
+                                   [](const auto& t, std::string_view name) { return t.target < name; });
+  return it != snapshot.end() && it->target == target ? &*it : nullptr;
+}
+
+}  // namespace
 
 MetricsExporter::MetricsExporter(std::string_view version)
     : registry_(std::make_shared<prometheus::Registry>()),
       self_metrics_(*registry_, version),
-      samples_(std::make_shared<LatestSamples>()) {}
+      samples_(std::make_shared<LatestSamples>()),
+      policy_(std::make_shared<const ExportPolicy>()) {}
 
 // server_ is declared last, so it is destroyed (stopped, threads joined)
 // before anything a scrape reads.
@@ -22,7 +58,10 @@ Result<std::unique_ptr<MetricsExporter>> MetricsExporter::start(const ExporterOp
                                                                 std::string_view version) {
   if (options.listen.empty()) return fail("exporter: empty listen address");
   std::unique_ptr<MetricsExporter> exporter(new MetricsExporter(version));
-  auto server = HttpServer::start(options, "/metrics", [e = exporter.get()] { return e->scrape(); });
+  std::vector<std::string> paths{std::string(kMetricsPath), std::string(kThresholdsPath), std::string(kSelfPath),
+                                 std::string(kDiscoveryPath)};
+  auto server = HttpServer::start(options, std::move(paths),
+                                  [e = exporter.get()](const HttpRequest& request) { return e->route(request); });
   if (!server) return fail("exporter: cannot serve metrics: " + server.error().message);
   exporter->server_ = std::move(*server);
   return exporter;
@@ -33,18 +72,42 @@ void MetricsExporter::registerCollectable(const std::weak_ptr<prometheus::Collec
   collectables_.push_back(collectable);
 }
 
+void MetricsExporter::setExportPolicy(ExportPolicy policy) {
+  std::lock_guard lock(config_mutex_);
+  if (*policy_ == policy) return;  // keep the rendered buffers of an unchanged policy
+  policy_ = std::make_shared<const ExportPolicy>(std::move(policy));
+}
+
+void MetricsExporter::setServedTargets(std::vector<ServedTarget> targets) {
+  std::vector<std::string> names;
+  for (const auto& t : targets) names.push_back(t.name);
+  std::sort(names.begin(), names.end());
+  rendered_.retain(names);
+  std::lock_guard lock(config_mutex_);
+  served_ = std::move(targets);
+}
+
+std::shared_ptr<const ExportPolicy> MetricsExporter::policy() const {
+  std::lock_guard lock(config_mutex_);
+  return policy_;
+}
+
 // Families in slices of about an eighth, in exposition order; the registries last.
 class MetricsExporter::Scrape : public HttpBodySource {
  public:
   static constexpr std::size_t kSlices = 8;
 
-  Scrape(MetricsExporter& exporter, LatestSamples::Snapshot snapshot)
-      : exporter_(exporter), snapshot_(std::move(snapshot)), families_(sampleFamilyCount()) {}
+  Scrape(MetricsExporter& exporter, LatestSamples::Snapshot snapshot, std::shared_ptr<const ExportPolicy> policy)
+      : exporter_(exporter),
+        snapshot_(std::move(snapshot)),
+        policy_(std::move(policy)),
+        families_(sampleFamilyCount()) {}
 
   bool next(HttpBody& out) override {
     if (next_family_ < families_) {
       const std::size_t step = (families_ + kSlices - 1) / kSlices;
-      appendSampleExpositionParts(snapshot_, out, next_family_, next_family_ + step);
+      appendSampleExpositionParts(snapshot_, out, next_family_, next_family_ + step,
+                                  SeriesSelection{policy_.get(), true, false});
       next_family_ += step;
       return true;
     }
@@ -55,29 +118,45 @@ class MetricsExporter::Scrape : public HttpBodySource {
  private:
   MetricsExporter& exporter_;
   const LatestSamples::Snapshot snapshot_;
+  const std::shared_ptr<const ExportPolicy> policy_;
   const std::size_t families_;
   std::size_t next_family_ = 0;
 };
 
-std::string MetricsExporter::renderRegistries() {
+std::vector<std::shared_ptr<prometheus::Collectable>> MetricsExporter::liveCollectables() {
   std::vector<std::shared_ptr<prometheus::Collectable>> live;
-  {
-    std::lock_guard lock(collectables_mutex_);
-    std::erase_if(collectables_, [](const auto& c) { return c.expired(); });
-    for (const auto& c : collectables_) {
-      if (auto p = c.lock()) live.push_back(std::move(p));
-    }
+  std::lock_guard lock(collectables_mutex_);
+  std::erase_if(collectables_, [](const auto& c) { return c.expired(); });
+  for (const auto& c : collectables_) {
+    if (auto p = c.lock()) live.push_back(std::move(p));
   }
+  return live;
+}
+
+std::string MetricsExporter::renderRegistries(Registries which) {
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
-  for (const auto& c : live) {
+  for (const auto& c : liveCollectables()) {
+    // The per-target series (rules engine) belong to the per-target scrapes.
+    if (which == Registries::kSelfOnly && dynamic_cast<const TargetCollectable*>(c.get()) != nullptr) continue;
     auto more = c->Collect();
     families.insert(families.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
   return prometheus::TextSerializer().Serialize(families);
 }
 
+std::string MetricsExporter::renderTargetCollectables(std::string_view target) {
+  std::vector<prometheus::MetricFamily> families;
+  for (const auto& c : liveCollectables()) {
+    if (const auto* per_target = dynamic_cast<const TargetCollectable*>(c.get())) {
+      auto more = per_target->collectTarget(target);
+      families.insert(families.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
+  }
+  return families.empty() ? std::string() : prometheus::TextSerializer().Serialize(families);
+}
+
 std::unique_ptr<HttpBodySource> MetricsExporter::scrape() {
-  return std::make_unique<Scrape>(*this, samples_->snapshot());
+  return std::make_unique<Scrape>(*this, samples_->snapshot(), policy());
 }
 
 std::string MetricsExporter::render() {
@@ -90,6 +169,70 @@ std::string MetricsExporter::render() {
     appendJoined(parts, body);
   }
   return body;
+}
+
+bool MetricsExporter::serves(std::string_view target) const {
+  std::lock_guard lock(config_mutex_);
+  return std::any_of(served_.begin(), served_.end(), [&](const ServedTarget& t) { return t.name == target; });
+}
+
+HttpAnswer MetricsExporter::metrics(std::optional<std::string> target, bool gzip) {
+  if (!target) return answer(scrape(), gzip);
+  const LatestSamples::Snapshot snapshot = samples_->snapshot();
+  const LatestSamples::TargetSamples* samples = find(snapshot, *target);
+  // A target listed on /sd whose first poll has not landed yet is served
+  // empty, not refused: Prometheus would mark it down until its next scrape.
+  if (samples == nullptr && !serves(*target)) return status(kNotFound);
+  // The Samples' text is the shared buffer; the rules engine's few series
+  // per port are rendered fresh (they change between polls).
+  std::vector<SharedText> buffers;
+  if (samples != nullptr) buffers.push_back(rendered_.get(*samples, policy(), gzip));
+  std::string rules = renderTargetCollectables(*target);
+  if (gzip) {
+    // Two gzip members back to back are one valid gzip body (RFC 1952 2.2).
+    if (!rules.empty()) buffers.push_back(std::make_shared<const std::string>(gzipped(rules)));
+  } else {
+    buffers.push_back(std::make_shared<const std::string>(std::move(rules)));
+  }
+  // Nothing at all is still a body: an empty gzip member when gzip.
+  if (gzip && buffers.empty()) buffers.push_back(std::make_shared<const std::string>(gzipped({})));
+  HttpAnswer out;
+  out.gzip = gzip;
+  out.body = sharedBufferBody(std::move(buffers));
+  return out;
+}
+
+HttpAnswer MetricsExporter::thresholds(std::optional<std::string> target, bool gzip) {
+  LatestSamples::Snapshot snapshot = samples_->snapshot();
+  if (target) {
+    const LatestSamples::TargetSamples* one = find(snapshot, *target);
+    if (one == nullptr && !serves(*target)) return status(kNotFound);
+    snapshot = one == nullptr ? LatestSamples::Snapshot{} : LatestSamples::Snapshot{*one};
+  }
+  std::string text;
+  appendSampleExposition(snapshot, text, SeriesSelection{nullptr, false, true});
+  return answer(wholeBody({std::move(text)}), gzip);
+}
+
+HttpAnswer MetricsExporter::route(const HttpRequest& request) {
+  const bool gzip = acceptsGzip(request.accept_encoding);
+  auto target = queryParameter(request.query, "target");
+  if (!target || (*target && (*target)->empty())) return status(kBadRequest);
+  if (request.path == kMetricsPath) return metrics(std::move(*target), gzip);
+  if (request.path == kThresholdsPath) return thresholds(std::move(*target), gzip);
+  if (request.path == kSelfPath) return answer(wholeBody({renderRegistries(Registries::kSelfOnly)}), gzip);
+  if (request.path == kDiscoveryPath) {
+    std::vector<ServedTarget> served;
+    {
+      std::lock_guard lock(config_mutex_);
+      served = served_;
+    }
+    const std::string address = request.host.empty() ? "127.0.0.1:" + std::to_string(port()) : std::string(request.host);
+    HttpAnswer out = answer(wholeBody({serviceDiscoveryJson(served, address)}), gzip);
+    out.content_type = "application/json";
+    return out;
+  }
+  return status(kNotFound);
 }
 
 }  // namespace opticsd

@@ -11,7 +11,15 @@
 // slice of families at a time while the scrape is sent: 10,000 CMIS modules
 // with VDM are about 150 MB of text, and only one slice of it (about an
 // eighth) is in memory at once. Only the small registries go through
-// prometheus-cpp. No gzip: Prometheus also accepts identity encoding.
+// prometheus-cpp. gzip when the scraper asks (gzip_body.hpp).
+//
+// Paths (the README has the scrape jobs that use them):
+//   /metrics                   everything, at the configured detail level
+//   /metrics?target=NAME       one target's series, rendered once per poll
+//                              and served from a shared buffer (rendered_targets.hpp)
+//   /metrics/thresholds[?target=NAME]  module-advertised thresholds (a slow job)
+//   /metrics/self              opticsd's own health, without the per-target series
+//   /sd                        Prometheus HTTP service discovery (service_discovery.hpp)
 //
 // Ownership: the exporter owns the HTTP server, the LatestSamples cache, the
 // self-metrics registry and the collectables list; the server is stopped
@@ -30,9 +38,12 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/exporter/export_detail.hpp"
 #include "daemon/exporter/http_server.hpp"
 #include "daemon/exporter/latest_samples.hpp"
+#include "daemon/exporter/rendered_targets.hpp"
 #include "daemon/exporter/self_metrics.hpp"
+#include "daemon/exporter/service_discovery.hpp"
 #include "drivers/result.hpp"
 
 namespace opticsd {
@@ -52,6 +63,8 @@ class MetricsExporter {
 
   LatestSamples& samples() { return *samples_; }
   SelfMetrics& self() { return self_metrics_; }
+  // The self-metrics registry, for other parts' own counters (remote write).
+  prometheus::Registry& registry() { return *registry_; }
 
   // Adds a Collectable to /metrics; it is dropped once the weak_ptr expires.
   void registerCollectable(const std::weak_ptr<prometheus::Collectable>& collectable);
@@ -59,22 +72,42 @@ class MetricsExporter {
   // The TCP port actually bound (the one chosen by the kernel for port 0).
   std::uint16_t port() const { return server_->port(); }
 
-  // One scrape's body, produced slice by slice as it is sent.
+  // The series budget; applies from the next scrape.
+  void setExportPolicy(ExportPolicy policy);
+  // What /sd lists: the targets this instance polls.
+  void setServedTargets(std::vector<ServedTarget> targets);
+
+  // One whole-instance scrape's body, produced slice by slice as it is sent.
   std::unique_ptr<HttpBodySource> scrape();
   // The same body whole (for tests and the benchmark).
   std::string render();
 
+  // The answer to a GET on one of the paths above (what the server calls).
+  HttpAnswer route(const HttpRequest& request);
+
  private:
   class Scrape;
   explicit MetricsExporter(std::string_view version);
+  enum class Registries { kAll, kSelfOnly };
   // The registries' families (self-metrics, rules engine) as text.
-  std::string renderRegistries();
+  std::string renderRegistries(Registries which = Registries::kAll);
+  // The per-target Collectables' series of one target, as text.
+  std::string renderTargetCollectables(std::string_view target);
+  std::vector<std::shared_ptr<prometheus::Collectable>> liveCollectables();
+  std::shared_ptr<const ExportPolicy> policy() const;
+  bool serves(std::string_view target) const;  // listed on /sd
+  HttpAnswer metrics(std::optional<std::string> target, bool gzip);
+  HttpAnswer thresholds(std::optional<std::string> target, bool gzip);
 
   std::shared_ptr<prometheus::Registry> registry_;
   SelfMetrics self_metrics_;
   std::shared_ptr<LatestSamples> samples_;
   std::mutex collectables_mutex_;
   std::vector<std::weak_ptr<prometheus::Collectable>> collectables_;
+  mutable std::mutex config_mutex_;
+  std::shared_ptr<const ExportPolicy> policy_;
+  std::vector<ServedTarget> served_;
+  RenderedTargets rendered_;
   std::unique_ptr<HttpServer> server_;  // last: stopped and destroyed first
 };
 

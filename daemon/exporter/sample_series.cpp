@@ -7,10 +7,26 @@ namespace {
 
 using prometheus::MetricType;
 
+// Catalogue keys in a prefixed unit that Prometheus wants in its base unit
+// (promtool refuses "milli"/"pico" + a base unit in a name).
+struct UnitRename {
+  std::string_view suffix;
+  std::string_view base_suffix;
+  double scale;
+  std::string_view prefix;  // as written in the catalogue's help text
+};
+constexpr std::array<UnitRename, 3> kUnitRenames{{
+    {"_milliamperes", "_amperes", 1e-3, "milli"},
+    {"_picoseconds_squared", "_seconds_squared", 1e-24, "pico"},
+    {"_picoseconds", "_seconds", 1e-12, "pico"},
+}};
+
 ExportedKey exportedKey(std::string_view key) {
-  static constexpr std::string_view kMilliAmperes = "_milliamperes";
-  if (key.ends_with(kMilliAmperes)) {
-    return {std::string(key.substr(0, key.size() - kMilliAmperes.size())) + "_amperes", 1e-3};
+  for (const auto& r : kUnitRenames) {
+    if (key.ends_with(r.suffix)) {
+      return {std::string(key.substr(0, key.size() - r.suffix.size())) + std::string(r.base_suffix), r.scale,
+              r.prefix};
+    }
   }
   return {std::string(key), 1.0};
 }
@@ -48,10 +64,11 @@ const std::vector<FamilySpec>& familySpecs() {
     const auto gauge = MetricType::Gauge;
     const auto counter = MetricType::Counter;
     // A scaled value is in the base unit: the catalogue's "in milliamperes"
-    // would tell a reader to expect mA.
+    // would tell a reader to expect mA, so the unit's prefix is dropped.
     const auto help = [](const MetricInfo& m, const ExportedKey& k) {
       std::string text(m.help);
-      if (const auto milli = text.find("milli"); k.scale != 1.0 && milli != std::string::npos) text.erase(milli, 5);
+      if (k.scale == 1.0) return text;
+      if (const auto at = text.find(k.unit_prefix); at != std::string::npos) text.erase(at, k.unit_prefix.size());
       return text;
     };
     for (std::size_t i = 0; i < kModuleMetricCount; ++i) {

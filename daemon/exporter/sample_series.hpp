@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "daemon/exporter/export_detail.hpp"
 #include "daemon/exporter/label_value.hpp"
 #include "daemon/exporter/latest_samples.hpp"
 
@@ -77,11 +78,19 @@ enum Fixed : std::size_t {
   kFamilyCount,
 };
 
+// The values the default level carries (dashboards and alert rules use them).
+inline constexpr std::array kDefaultModuleMetrics{ModuleMetric::kTemperatureCelsius, ModuleMetric::kSupplyVoltageVolts,
+                                                  ModuleMetric::kLaserTemperatureCelsius, ModuleMetric::kPreFecBerRatio};
+inline constexpr std::array kDefaultLaneMetrics{LaneMetric::kTxBiasMilliamperes, LaneMetric::kTxPowerDbm,
+                                                LaneMetric::kRxPowerDbm, LaneMetric::kPreFecBerRatio};
+inline constexpr std::uint8_t kDataPathActivated = 4;  // CMIS data path state code
+
 // promtool wants base units: a catalogue key in milli-units is exported in
 // the base unit, scaled (tx_bias_milliamperes -> tx_bias_amperes, value / 1000).
 struct ExportedKey {
   std::string key;
   double scale = 1.0;
+  std::string_view unit_prefix;  // "milli" for milliamperes: dropped from the help text
 };
 const std::array<ExportedKey, kModuleMetricCount>& moduleKeys();
 const std::array<ExportedKey, kLaneMetricCount>& laneKeys();
@@ -95,7 +104,7 @@ const std::array<ExportedKey, kLaneMetricCount>& laneKeys();
 template <typename Sink>
 class SeriesWalker {
  public:
-  explicit SeriesWalker(Sink& sink) : sink_(sink) {}
+  explicit SeriesWalker(Sink& sink, SeriesSelection selection = {}) : sink_(sink), selection_(selection) {}
 
   void walk(const LatestSamples::Snapshot& snapshot) {
     std::unordered_set<std::string> ports;
@@ -107,7 +116,9 @@ class SeriesWalker {
         auto [it, fresh] = ports.insert(std::move(port));
         if (!fresh) continue;
         sink_.beginModule(target_label, *it);
-        sample(s);
+        full_ = selection_.policy == nullptr || selection_.policy->detailFor(target, s.port) == ExportDetail::kFull;
+        if (selection_.values) sample(s);
+        if (selection_.thresholds) thresholds(s);
       }
     }
   }
@@ -137,6 +148,20 @@ class SeriesWalker {
     }
   }
 
+  void thresholds(const Sample& s) {
+    for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+      if (const auto& t = s.module_thresholds[i]) thresholds(kModuleThresholdBase + i, *t, moduleKeys()[i].scale);
+    }
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+      if (const auto& t = s.lane_thresholds[i]) thresholds(kLaneThresholdBase + i, *t, laneKeys()[i].scale);
+    }
+  }
+
+  template <typename Metric, std::size_t N>
+  bool carried(Metric m, const std::array<Metric, N>& defaults) const {
+    return full_ || std::find(defaults.begin(), defaults.end(), m) != defaults.end();
+  }
+
   void sample(const Sample& s) {
     series(kModulePresent, Scope::kModule, s.module_present ? 1.0 : 0.0);
     if (s.module_present) {
@@ -159,14 +184,11 @@ class SeriesWalker {
 
     for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
       const ExportedKey& key = moduleKeys()[i];
-      if (const auto& v = s.module[static_cast<ModuleMetric>(i)]; v && std::isfinite(*v)) {
+      const auto metric = static_cast<ModuleMetric>(i);
+      if (const auto& v = s.module[metric]; v && std::isfinite(*v) && carried(metric, kDefaultModuleMetrics)) {
         series(kModuleValueBase + i, Scope::kModule, *v * key.scale);
       }
-      if (const auto& t = s.module_thresholds[i]) thresholds(kModuleThresholdBase + i, *t, key.scale);
       if (const auto& a = s.module_flags[i]) flags(kModuleAlarmFlag, Scope::kModule, key.key, *a);
-    }
-    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
-      if (const auto& t = s.lane_thresholds[i]) thresholds(kLaneThresholdBase + i, *t, laneKeys()[i].scale);
     }
 
     const FecCounters& fec = s.fec;
@@ -178,7 +200,7 @@ class SeriesWalker {
     const LinkState& link = s.link;
     if (link.up) series(kLinkUp, Scope::kModule, *link.up ? 1.0 : 0.0);
     if (link.down_events_total) series(kLinkDownEvents, Scope::kModule, double(*link.down_events_total));
-    if (link.speed_gbps && std::isfinite(*link.speed_gbps)) {
+    if (link.speed_gbps && std::isfinite(*link.speed_gbps) && full_) {
       series(kLinkSpeed, Scope::kModule, *link.speed_gbps * 1e9 / 8);
     }
 
@@ -189,21 +211,25 @@ class SeriesWalker {
       sink_.beginLane(lane.number);
       for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
         const ExportedKey& key = laneKeys()[i];
-        if (const auto& v = lane.values[static_cast<LaneMetric>(i)]; v && std::isfinite(*v)) {
+        const auto metric = static_cast<LaneMetric>(i);
+        if (const auto& v = lane.values[metric]; v && std::isfinite(*v) && carried(metric, kDefaultLaneMetrics)) {
           series(kLaneValueBase + i, Scope::kLane, *v * key.scale);
         }
         if (const auto& a = lane.flags[i]) flags(kLaneAlarmFlag, Scope::kLane, key.key, *a);
       }
       for (std::size_t i = 0; i < kLaneStatus.size(); ++i) {
-        if (const auto& b = lane.status.*kLaneStatus[i].member) {
+        // The default level carries a status only while raised, as the alarm flags.
+        if (const auto& b = lane.status.*kLaneStatus[i].member; b && (*b || full_)) {
           series(kLaneStatusBase + i, Scope::kLane, *b ? 1.0 : 0.0);
         }
       }
-      if (lane.status.data_path_state) {
+      // ... and a data path only while it is not activated, which is what
+      // the Rx power alerts ask (`unless ... data_path_state != 4`).
+      if (const auto& state = lane.status.data_path_state; state && (full_ || *state != kDataPathActivated)) {
         series(kLaneDataPathState, Scope::kLane, double(*lane.status.data_path_state));
       }
     }
-    for (std::size_t i = 0; i < fec.lane_corrected_bits_total.size() && i < 0xFFFF; ++i) {
+    for (std::size_t i = 0; full_ && i < fec.lane_corrected_bits_total.size() && i < 0xFFFF; ++i) {
       if (!fec.lane_corrected_bits_total[i]) continue;
       sink_.beginLane(static_cast<std::uint16_t>(i + 1));
       series(kLaneFecCorrectedBits, Scope::kLane, double(*fec.lane_corrected_bits_total[i]));
@@ -211,6 +237,8 @@ class SeriesWalker {
   }
 
   Sink& sink_;
+  const SeriesSelection selection_;
+  bool full_ = true;  // the current module's detail
   std::vector<std::uint16_t> seen_;
 };
 

@@ -42,6 +42,10 @@ SelfMetrics::SelfMetrics(prometheus::Registry& registry, std::string_view versio
                         .Name("opticsd_poll_samples")
                         .Help("Modules returned by the last successful poll of a target.")
                         .Register(registry)),
+      target_modules_(prometheus::BuildGauge()
+                          .Name("opticsd_target_modules")
+                          .Help("Modules the last poll of a target returned; 0 when it failed or found none.")
+                          .Register(registry)),
       implausible_values_(prometheus::BuildCounter()
                               .Name("opticsd_implausible_values_total")
                               .Help("Values outside what any module can report (e.g. 2e41 degrees Celsius, a BER "
@@ -56,12 +60,33 @@ SelfMetrics::SelfMetrics(prometheus::Registry& registry, std::string_view versio
                                      "them).")),
       store_downsampled_(singleCounter(registry, "opticsd_store_rows_downsampled_total",
                                        "Old history rows (module and lane) thinned by the storage.downsample tiers.")),
+      store_expired_age_(prometheus::BuildCounter()
+                             .Name("opticsd_store_rows_expired_total")
+                             .Help("History rows deleted by reason: age (older than storage.retention) or size "
+                                   "(the oldest, so writes keep succeeding under storage.max_size).")
+                             .Register(registry)
+                             .Add({{"reason", "age"}})),
+      store_expired_size_(prometheus::BuildCounter()
+                              .Name("opticsd_store_rows_expired_total")
+                              .Help("History rows deleted by reason: age (older than storage.retention) or size "
+                                    "(the oldest, so writes keep succeeding under storage.max_size).")
+                              .Register(registry)
+                              .Add({{"reason", "size"}})),
       store_errors_(singleCounter(registry, "opticsd_store_write_errors_total",
                                   "Failed write transactions of the history store.")),
       store_queue_(
           singleGauge(registry, "opticsd_store_queue_length", "Poll cycles waiting for the history store writer.")),
       store_lag_(singleGauge(registry, "opticsd_store_lag_seconds",
                              "Age of the oldest cycle not yet committed to the history store.")),
+      findings_store_up_family_(prometheus::BuildGauge()
+                                    .Name("opticsd_findings_store_up")
+                                    .Help("Whether findings are being written to the history database (1) or not: "
+                                          "it could not be opened or the last write failed (0).")
+                                    .Register(registry)),
+      findings_dropped_(singleCounter(registry, "opticsd_findings_store_events_dropped_total",
+                                      "Findings, suspects and baselines dropped because the findings queue was full.")),
+      findings_errors_(singleCounter(registry, "opticsd_findings_store_write_errors_total",
+                                     "Failed write transactions of the findings tables (retried).")),
       reload_success_(singleGauge(registry, "opticsd_config_reload_success",
                                   "Whether the last config load or reload succeeded (1) or was refused (0).")),
       reload_timestamp_(singleGauge(registry, "opticsd_config_last_reload_timestamp_seconds",
@@ -93,6 +118,7 @@ void SelfMetrics::removeSeries(TargetSeries& s) {
   if (s.errors) poll_errors_.Remove(s.errors);
   if (s.up) target_up_.Remove(s.up);
   if (s.samples) poll_samples_.Remove(s.samples);
+  if (s.modules) target_modules_.Remove(s.modules);
   if (s.implausible) implausible_values_.Remove(s.implausible);
   s = TargetSeries{};
 }
@@ -102,6 +128,8 @@ void SelfMetrics::observePoll(const std::string& target, const std::string& driv
   std::lock_guard lock(mutex_);
   TargetSeries& s = seriesFor(target, driver);
   s.duration->Observe(seconds);
+  if (!s.modules) s.modules = &target_modules_.Add(s.labels);
+  s.modules->Set(ok ? static_cast<double>(samples) : 0.0);
   if (!ok) {
     s.errors->Increment();
     return;
@@ -136,9 +164,19 @@ void SelfMetrics::setStoreStats(const StoreStats& stats) {
   advanceTo(store_dropped_, stats.dropped_total);
   advanceTo(store_decimated_, stats.decimated_total);
   advanceTo(store_downsampled_, stats.downsampled_rows_total);
+  advanceTo(store_expired_age_, stats.expired_age_rows_total);
+  advanceTo(store_expired_size_, stats.expired_size_rows_total);
   advanceTo(store_errors_, stats.write_errors_total);
   store_queue_.Set(static_cast<double>(stats.queue_length));
   store_lag_.Set(stats.lag_seconds);
+}
+
+void SelfMetrics::setFindingsStoreStats(const FindingsStoreStats& stats) {
+  std::lock_guard lock(mutex_);
+  if (!findings_store_up_) findings_store_up_ = &findings_store_up_family_.Add({});
+  findings_store_up_->Set(stats.up ? 1 : 0);
+  advanceTo(findings_dropped_, stats.dropped_total);
+  advanceTo(findings_errors_, stats.write_errors_total);
 }
 
 void SelfMetrics::recordConfigLoad(bool ok, double unix_seconds) {

@@ -6,12 +6,17 @@
 //   opticsd_poll_errors_total{target,driver}       counter
 //   opticsd_target_up{target,driver}               gauge 0/1
 //   opticsd_poll_samples{target,driver}            gauge, modules in the last successful poll
+//   opticsd_target_modules{target,driver}          gauge, modules in the last poll (0: failed or none found)
 //   opticsd_implausible_values_total{target,driver} counter, values outside physics, dropped
 //   opticsd_store_samples_written_total, opticsd_store_samples_dropped_total,
 //   opticsd_store_samples_decimated_total, opticsd_store_rows_downsampled_total,
 //   opticsd_store_write_errors_total               counters
 //   opticsd_store_queue_length                     gauge, cycles waiting for the writer
 //   opticsd_store_lag_seconds                      gauge
+//   opticsd_findings_store_up                      gauge 0/1, findings are being persisted
+//                                                  (absent when storage is off in the config)
+//   opticsd_findings_store_events_dropped_total,
+//   opticsd_findings_store_write_errors_total      counters
 //   opticsd_build_info{version}                    gauge, always 1
 //   opticsd_config_reload_success                  gauge 0/1, the last load or reload attempt
 //   opticsd_config_last_reload_timestamp_seconds   gauge, UNIX time of the last successful load
@@ -55,8 +60,18 @@ class SelfMetrics {
     std::size_t queue_length = 0;  // cycles
     double lag_seconds = 0;
     std::uint64_t downsampled_rows_total = 0;  // old rows thinned by storage.downsample, by design
+    std::uint64_t expired_age_rows_total = 0;   // older than storage.retention
+    std::uint64_t expired_size_rows_total = 0;  // the oldest, to stay under storage.max_size
   };
   void setStoreStats(const StoreStats& stats);
+
+  // The findings tables: `up` false when they could not be opened or the last write failed.
+  struct FindingsStoreStats {
+    bool up = false;
+    std::uint64_t dropped_total = 0;
+    std::uint64_t write_errors_total = 0;
+  };
+  void setFindingsStoreStats(const FindingsStoreStats& stats);
 
   // Config load or reload at `unix_seconds`; the timestamp moves only on success.
   void recordConfigLoad(bool ok, double unix_seconds);
@@ -69,6 +84,7 @@ class SelfMetrics {
     prometheus::Counter* errors = nullptr;
     prometheus::Gauge* up = nullptr;
     prometheus::Gauge* samples = nullptr;
+    prometheus::Gauge* modules = nullptr;
     prometheus::Counter* implausible = nullptr;
   };
   TargetSeries& seriesFor(const std::string& target, const std::string& driver);  // mutex_ held
@@ -79,14 +95,21 @@ class SelfMetrics {
   prometheus::Family<prometheus::Counter>& poll_errors_;
   prometheus::Family<prometheus::Gauge>& target_up_;
   prometheus::Family<prometheus::Gauge>& poll_samples_;
+  prometheus::Family<prometheus::Gauge>& target_modules_;
   prometheus::Family<prometheus::Counter>& implausible_values_;
   prometheus::Counter& store_written_;
   prometheus::Counter& store_dropped_;
   prometheus::Counter& store_decimated_;
   prometheus::Counter& store_downsampled_;
+  prometheus::Counter& store_expired_age_;
+  prometheus::Counter& store_expired_size_;
   prometheus::Counter& store_errors_;
   prometheus::Gauge& store_queue_;
   prometheus::Gauge& store_lag_;
+  prometheus::Family<prometheus::Gauge>& findings_store_up_family_;
+  prometheus::Gauge* findings_store_up_ = nullptr;  // created when first known
+  prometheus::Counter& findings_dropped_;
+  prometheus::Counter& findings_errors_;
   prometheus::Gauge& reload_success_;
   prometheus::Gauge& reload_timestamp_;
   std::map<std::string, TargetSeries, std::less<>> targets_;

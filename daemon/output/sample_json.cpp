@@ -64,6 +64,44 @@ json identityToJson(const ModuleIdentity& id) {
   putOptional(j, "lane_rate_gbps", id.lane_rate_gbps);
   putOptional(j, "has_diagnostics", id.has_diagnostics);
   putOptional(j, "passive_copper", id.passive_copper);
+  putOptional(j, "cmis_media_type", id.cmis_media_type);
+  if (!id.applications.empty()) {
+    json apps = json::array();
+    for (const ModuleApplication& a : id.applications) {
+      json o{{"app_sel", a.app_sel},
+             {"host_interface_id", a.host_interface_id},
+             {"media_interface_id", a.media_interface_id},
+             {"host_lane_count", a.host_lane_count},
+             {"media_lane_count", a.media_lane_count},
+             {"host_lane_assignment", a.host_lane_assignment}};
+      putOptional(o, "media_lane_assignment", a.media_lane_assignment);
+      apps.push_back(std::move(o));
+    }
+    j["applications"] = std::move(apps);
+  }
+  if (!id.data_paths.empty()) {
+    json paths = json::array();
+    for (const ModuleDataPath& d : id.data_paths) {
+      paths.push_back({{"app_sel", d.app_sel},
+                       {"first_host_lane", d.first_host_lane},
+                       {"host_lane_count", d.host_lane_count},
+                       {"first_media_lane", d.first_media_lane},
+                       {"media_lane_count", d.media_lane_count}});
+    }
+    j["data_paths"] = std::move(paths);
+  }
+  putOptionals(j, "default_application", id.default_application, "host_lane_count", id.host_lane_count,
+               "media_lane_count", id.media_lane_count);
+  putString(j, "hardware_revision", id.hardware_revision);
+  putOptional(j, "nominal_signalling_rate_gbaud", id.nominal_signalling_rate_gbaud);
+  putString(j, "encoding", id.encoding);
+  putString(j, "media_technology", id.media_technology);
+  json lengths = json::object();
+  const LinkLengths& len = id.link_lengths;
+  putOptionals(lengths, "smf_m", len.smf_m, "om1_m", len.om1_m, "om2_m", len.om2_m, "om3_m", len.om3_m, "om4_m",
+               len.om4_m, "om5_m", len.om5_m);
+  if (!lengths.empty()) j["link_lengths"] = std::move(lengths);
+  putOptional(j, "vdm_supported", id.vdm_supported);
   return j;
 }
 

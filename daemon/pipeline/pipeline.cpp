@@ -17,10 +17,25 @@ void Pipeline::setTargets(const std::vector<std::string>& targets) {
       latest_.removeTarget(old);
       self_.removeTarget(old);
       failing_.erase(old);
+      thresholds_reported_.erase(old);
       fec_.forgetTarget(old);
     }
   }
   targets_ = std::move(next);
+}
+
+// A module's advertised limits are the same on every poll: an impossible one
+// (an unused VDM set of 0xFFFF) is dropped every time, but said and counted
+// once per module (per serial, so a swapped-in module is told of again).
+std::size_t Pipeline::dropThresholdsOncePerModule(const std::string& target, Sample& sample) {
+  const std::size_t before = sample.issues.size();
+  const std::size_t n = dropImplausibleThresholds(sample);
+  if (n == 0) return 0;
+  auto& reported = thresholds_reported_[target];
+  if (!reported.insert(sample.port + "\n" + sample.identity.serial).second) return 0;
+  spdlog::warn("implausible thresholds dropped, said once per module target={} port={} serial={} detail={} count={}",
+               target, logValue(sample.port), logValue(sample.identity.serial), logValue(sample.issues[before]), n);
+  return n;
 }
 
 void Pipeline::onReport(PollReport& report) {
@@ -50,13 +65,14 @@ void Pipeline::onReport(PollReport& report) {
     sample.target = report.target;
     if (sample.timestamp_ms == 0) sample.timestamp_ms = report.started_ms;
     const std::size_t before = sample.issues.size();
-    if (const std::size_t n = dropImplausibleValues(sample); n > 0) {
+    if (const std::size_t n = dropImplausibleReadings(sample); n > 0) {
       implausible += n;
       if (auto suppressed = limiter_.allow(report.target + "\nimplausible")) {
         spdlog::warn("implausible value dropped target={} port={} detail={} values_this_poll={} suppressed={}",
                      report.target, logValue(sample.port), logValue(sample.issues[before]), n, *suppressed);
       }
     }
+    implausible += dropThresholdsOncePerModule(report.target, sample);
     fec_.apply(sample);
   }
   if (implausible > 0) self_.countImplausible(report.target, report.driver, implausible);

@@ -7,6 +7,7 @@
 // sinks it feeds are thread-safe and never block it (the store only queues).
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -46,6 +47,8 @@ class Pipeline {
   std::uint64_t cycles() const { return cycles_; }
 
  private:
+  std::size_t dropThresholdsOncePerModule(const std::string& target, Sample& sample);
+
   LatestSamples& latest_;
   SelfMetrics& self_;
   SqliteStore* store_;
@@ -55,6 +58,8 @@ class Pipeline {
   std::set<std::string, std::less<>> targets_;
   std::set<std::string, std::less<>> failing_;
   LogLimiter limiter_;
+  // Per target, the modules ("port\nserial") whose impossible thresholds were said.
+  std::map<std::string, std::set<std::string>, std::less<>> thresholds_reported_;
   std::uint64_t cycles_ = 0;
 };
 

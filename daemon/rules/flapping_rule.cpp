@@ -1,7 +1,6 @@
 #include "daemon/rules/flapping_rule.hpp"
 
 #include <algorithm>
-#include <bit>
 
 namespace opticsd {
 
@@ -25,8 +24,10 @@ Outcome evaluateFlapping(const RuleInput& in, const ResolvedRule& r) {
   } else if (!s.link.down_events_total && s.link.up && st.last_up && *st.last_up && !*s.link.up) {
     events = 1;  // no counter: count up->down transitions we saw
   }
-  const auto rises = std::popcount(static_cast<unsigned>(in.agg.los_mask & ~st.last_los_mask));
-  events = std::max(events, static_cast<double>(rises));
+  // A link event is the port's: one bounce that takes LOS on every lane is
+  // one event, not one per lane.
+  const bool los_rose = (in.agg.los_mask & ~st.last_los_mask) != 0;
+  events = std::max(events, los_rose ? 1.0 : 0.0);
   const auto window = static_cast<std::int64_t>(r.p.window.count());
   TrendWindow& w = in.st.trends[static_cast<std::size_t>(r.trend)];
   w.add(in.now, events, window);

@@ -53,6 +53,9 @@ struct ModuleRuleState {
   std::uint16_t last_los_mask = 0;
   std::uint8_t baseline_n = 0;              // kBaselineSamples: learned (or restored)
   std::array<float, kMaxLanes> baseline{};  // mA per lane; 0: none
+  // dBm per lane, learned with the bias baseline; NaN: none (dark or absent while learned).
+  std::array<float, kMaxLanes> rx_baseline{};
+  std::array<float, kMaxLanes> tx_baseline{};
   std::array<float, kMaxLanes> last_tx{};   // dBm per lane; NaN: unknown or dark
   std::optional<double> tx_low_warning;     // the module's own, for the far end's link analysis
 
@@ -61,6 +64,11 @@ struct ModuleRuleState {
   std::uint64_t peer_key = 0;
 
   std::vector<TrendWindow> trends;
+  // Per-lane windows: lane_stride of them per block (the module's lanes when
+  // its profile was resolved), so each lane is judged against its own past.
+  std::vector<TrendWindow> lane_trends;
+  std::uint8_t lane_stride = 0;
+  std::optional<double> temperature_slope;  // C/h, for the target's common mode
   std::vector<Hysteresis> slots;
   std::uint32_t busy_slots = 0;  // slots not idle: 0 lets a healthy poll skip per-slot work
   std::vector<ActiveFinding> active;

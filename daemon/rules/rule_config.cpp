@@ -53,6 +53,7 @@ void readPatch(OptionReader& r, RuleParamsPatch& p) {
     p.limit = *v;
   }
   if (auto v = r.optionalDouble("min_value")) p.min_value = *v;
+  if (auto v = r.optionalBool("module_levels")) p.module_levels = *v;
   if (auto v = r.optionalDuration("window")) {
     if (*v < std::chrono::minutes(1) || *v > std::chrono::hours(24 * 7)) r.error("window", "expected 1m to 7d");
     p.window = *v;
@@ -255,6 +256,7 @@ void RuleParams::apply(const RuleParamsPatch& p) {
   if (p.crit_below) crit_below = p.crit_below;
   if (p.limit) limit = p.limit;
   if (p.min_value) min_value = p.min_value;
+  if (p.module_levels) module_levels = *p.module_levels;
   if (p.window) window = *p.window;
   if (p.raise_after) raise_after = *p.raise_after;
   if (p.clear_after) clear_after = *p.clear_after;

@@ -57,6 +57,9 @@ struct RuleParamsPatch {
   std::optional<double> warn_above, crit_above, warn_below, crit_below;
   std::optional<double> limit;      // pre-FEC BER where errors start costing packets (the FEC limit)
   std::optional<double> min_value;  // ber_slope: ignore BER below this
+  // threshold: a module's own low warning/alarm for the metric, where it
+  // advertises one below the rule's level, is the level (its receiver's sensitivity)
+  std::optional<bool> module_levels;
   std::optional<std::chrono::milliseconds> window;
   std::optional<int> raise_after;
   std::optional<int> clear_after;
@@ -79,6 +82,7 @@ struct RuleParams {
   std::optional<double> warn_above, crit_above, warn_below, crit_below;
   std::optional<double> limit;
   std::optional<double> min_value;
+  bool module_levels = false;
   std::chrono::milliseconds window{std::chrono::minutes(30)};
   int raise_after = 2;
   int clear_after = 3;

@@ -24,6 +24,9 @@ struct RuleInput {
   const Sample& s;
   const Aggregates& agg;
   std::int64_t now;
+  // The median temperature slope of the modules on the same target (C/h),
+  // when enough of them have one: the room and the job, not the optic.
+  std::optional<double> common_temp_slope;
 };
 
 }  // namespace opticsd

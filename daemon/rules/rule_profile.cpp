@@ -55,10 +55,12 @@ std::unique_ptr<RuleProfile> buildProfile(const RuleSet& rules, const std::strin
     switch (spec.kind) {
       case RuleKind::kBerSlope:
         r.trend = newTrend();
+        r.lane_trend = static_cast<std::int8_t>(prof->lane_trends++);
         if (prof->ber_trend < 0) prof->ber_trend = r.trend, prof->ber_window = window;
         break;
       case RuleKind::kDrop:
         r.trend = newTrend();
+        r.lane_trend = static_cast<std::int8_t>(prof->lane_trends++);
         if (spec.lane_metric == LaneMetric::kRxPowerDbm && prof->rx_trend < 0) {
           prof->rx_trend = r.trend, prof->rx_window = window;
         }

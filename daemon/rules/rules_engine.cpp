@@ -22,6 +22,7 @@ struct RulesEngine::TargetState {
   std::unordered_map<std::string, std::uint32_t> index;
   std::vector<std::unique_ptr<ModuleRuleState>> modules;
   bool dirty = true;
+  std::optional<double> common_temp_slope;  // median over the modules, from the previous poll
   std::uint64_t published_topology = 0;  // Topology::generation() the view was built with
 };
 
@@ -37,11 +38,12 @@ struct RulesEngine::Impl {
   std::map<PortKey, std::vector<Finding>> restored;
   std::map<PortKey, BiasBaseline> baselines;  // from the sink, taken when the module is first seen
   std::uint64_t module_generation = 1;        // changes when a module state is created or removed
+  std::vector<double> slope_scratch;          // the common mode's median, without an allocation per poll
 
   ModuleRuleState& create(const std::string& target, const Sample& s, TargetState& ts);
   int resolve(const ModuleRuleState& st, const Sample& s);
   void adopt(ModuleRuleState& st);
-  void evaluateModule(ModuleRuleState& st, const Sample& s, bool& dirty);
+  void evaluateModule(ModuleRuleState& st, const Sample& s, std::optional<double> common_temp_slope, bool& dirty);
   Outcome evaluateRule(const RuleInput& in, const ResolvedRule& r);
   void evaluateLanes(const RuleInput& in, const ResolvedRule& r, bool& dirty);
   const ModuleRuleState* peerOf(ModuleRuleState& st);
@@ -68,6 +70,42 @@ std::string detailOf(const ResolvedRule& r, const Outcome& o, const ModuleRuleSt
   return r.spec->kind == RuleKind::kLinkLoss ? describeLinkLoss(o, st) : describe(o);
 }
 
+bool flappingActive(const ModuleRuleState& st, const RuleProfile& prof) {
+  for (const auto& a : st.active) {
+    const ResolvedRule* r = prof.ruleOfSlot(a.slot);
+    if (r && r->spec->kind == RuleKind::kFlapping) return true;
+  }
+  return false;
+}
+
+// Rules that read a lane's light, which a bouncing link takes away for a poll.
+bool judgesLaneLight(const ResolvedRule& r) {
+  switch (r.spec->kind) {
+    case RuleKind::kLaneDark:
+    case RuleKind::kLaneImbalance:
+    case RuleKind::kDrop: return true;
+    case RuleKind::kThreshold: return r.spec->lane_metric.has_value();
+    default: return false;
+  }
+}
+
+// Fewer modules than this on a target: no common mode (one module's own trend could be it).
+constexpr std::size_t kMinCommonModeModules = 4;
+
+// The median temperature slope of a target's modules: what the room or a job
+// does to all of them, which a module's own trend is judged beyond.
+std::optional<double> commonTemperatureSlope(const std::vector<std::unique_ptr<ModuleRuleState>>& modules,
+                                             std::vector<double>& slopes) {
+  slopes.clear();
+  for (const auto& m : modules) {
+    if (m->temperature_slope) slopes.push_back(*m->temperature_slope);
+  }
+  if (slopes.size() < kMinCommonModeModules) return std::nullopt;
+  const auto mid = slopes.begin() + static_cast<std::ptrdiff_t>(slopes.size() / 2);
+  std::nth_element(slopes.begin(), mid, slopes.end());
+  return *mid;
+}
+
 }  // namespace
 
 ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Sample& s, TargetState& ts) {
@@ -85,6 +123,14 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
     if (b->second.serial == s.identity.serial) {
       const std::size_t n = std::min<std::size_t>(kMaxLanes, b->second.lanes_ma.size());
       for (std::size_t i = 0; i < n; ++i) st->baseline[i] = static_cast<float>(b->second.lanes_ma[i]);
+      const auto restorePower = [&](std::array<float, kMaxLanes>& to, const std::vector<std::optional<double>>& from) {
+        to.fill(std::nanf(""));
+        for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.size()); ++i) {
+          if (from[i]) to[i] = static_cast<float>(*from[i]);
+        }
+      };
+      restorePower(st->rx_baseline, b->second.lanes_rx_dbm);
+      restorePower(st->tx_baseline, b->second.lanes_tx_dbm);
       st->baseline_n = kBaselineSamples;
     }
     baselines.erase(b);
@@ -298,14 +344,20 @@ void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, std::uint
     st.tx_low_warning = t->low_warning;
   }
   if (learnBiasBaseline(st, s) && sink) {
-    BiasBaseline b{st.target, st.port, st.serial, s.timestamp_ms, {}};
+    BiasBaseline b{st.target, st.port, st.serial, s.timestamp_ms, {}, {}, {}};
     const std::size_t lanes = std::min<std::size_t>(kMaxLanes, s.lanes.size());
-    for (std::size_t i = 0; i < lanes; ++i) b.lanes_ma.push_back(st.baseline[i]);
+    const auto power = [](float v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
+    for (std::size_t i = 0; i < lanes; ++i) {
+      b.lanes_ma.push_back(st.baseline[i]);
+      b.lanes_rx_dbm.push_back(power(st.rx_baseline[i]));
+      b.lanes_tx_dbm.push_back(power(st.tx_baseline[i]));
+    }
     sink->recordBaseline(b);
   }
 }
 
-void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, bool& dirty) {
+void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std::optional<double> common_temp_slope,
+                                       bool& dirty) {
   const std::int64_t now = s.timestamp_ms;
   if (now <= st.last_ms && st.last_ms != 0) return;  // a repeated or older Sample
   // Identity and port facts: re-resolve the profile only when they change.
@@ -328,6 +380,10 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, boo
       st.slots.assign(prof.slots, Hysteresis{});
       st.busy_slots = 0;
       st.trends.assign(prof.trends, TrendWindow{});
+      std::size_t lanes = 0;
+      for (const Lane& lane : s.lanes) lanes = std::max(lanes, std::min<std::size_t>(laneIndex(lane) + 1, kMaxLanes));
+      st.lane_stride = static_cast<std::uint8_t>(lanes);
+      st.lane_trends.assign(prof.lane_trends * lanes, TrendWindow{});
       if (swapped) {
         st.baseline_n = 0;  // a new module has its own baseline
         st.baseline.fill(0);
@@ -354,8 +410,13 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, boo
     }
   }
 
-  const RuleInput in{st, prof, s, agg, now};
+  const RuleInput in{st, prof, s, agg, now, common_temp_slope};
+  // A poll caught mid-bounce of a link already found flapping says nothing
+  // new about its lanes: their rules neither breach nor count clean, so they
+  // do not raise and clear on every bounce.
+  const bool bouncing = (agg.los_mask != 0 || s.link.up == false) && flappingActive(st, prof);
   for (const ResolvedRule& r : prof.rules) {
+    if (bouncing && judgesLaneLight(r)) continue;
     if (r.per_lane) {
       evaluateLanes(in, r, dirty);
     } else {
@@ -438,8 +499,9 @@ void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>&
       next = ts.modules.size();
       dirty = true;
     }
-    impl_->evaluateModule(*st, s, dirty);
+    impl_->evaluateModule(*st, s, ts.common_temp_slope, dirty);
   }
+  ts.common_temp_slope = commonTemperatureSlope(ts.modules, impl_->slope_scratch);
   // A reload or LLDP may have changed what sits behind the ports.
   if (dirty || ts.published_topology != topology_.generation()) {
     impl_->publish(target, ts, *view_);

@@ -15,11 +15,24 @@ void RulesView::removeTarget(const std::string& target) {
 }
 
 std::vector<prometheus::MetricFamily> RulesView::Collect() const {
-  std::map<std::string, std::shared_ptr<const TargetRulesView>, std::less<>> targets;
+  Views targets;
   {
     std::lock_guard lock(mutex_);
     targets = targets_;
   }
+  return render(targets);
+}
+
+std::vector<prometheus::MetricFamily> RulesView::collectTarget(std::string_view target) const {
+  Views one;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = targets_.find(target); it != targets_.end()) one.insert(*it);
+  }
+  return render(one);
+}
+
+std::vector<prometheus::MetricFamily> RulesView::render(const Views& targets) {
   prometheus::MetricFamily findings{"opticsd_finding",
                                     "Active rules-engine finding on a module or lane (1 while active).",
                                     prometheus::MetricType::Gauge,

@@ -18,11 +18,13 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <prometheus/collectable.h>
 #include <prometheus/metric_family.h>
 
+#include "daemon/exporter/target_collectable.hpp"
 #include "daemon/rules/finding.hpp"
 #include "daemon/topology/topology.hpp"
 
@@ -46,14 +48,19 @@ struct TargetRulesView {
   std::vector<PortRow> ports;
 };
 
-class RulesView : public prometheus::Collectable {
+class RulesView : public prometheus::Collectable, public TargetCollectable {
  public:
   void replaceTarget(const std::string& target, std::shared_ptr<const TargetRulesView> view);
   void removeTarget(const std::string& target);
 
   std::vector<prometheus::MetricFamily> Collect() const override;
+  // One target's series, for /metrics?target=NAME (no copy of the others).
+  std::vector<prometheus::MetricFamily> collectTarget(std::string_view target) const override;
 
  private:
+  using Views = std::map<std::string, std::shared_ptr<const TargetRulesView>, std::less<>>;
+  static std::vector<prometheus::MetricFamily> render(const Views& targets);
+
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const TargetRulesView>, std::less<>> targets_;
 };

@@ -9,15 +9,20 @@
 namespace opticsd {
 namespace {
 
-constexpr double kBerHorizonDecades = 3.0;  // BER this far below the FEC limit scores 0
+// BER this far below the FEC limit scores 0: a healthy PAM4 lane wanders up
+// to ~1e-6, 2.4 decades below the KP4 limit, and must not make a suspect.
+constexpr double kBerHorizonDecades = 2.0;
 
 double closenessOf(RuleKind kind, const ResolvedRule* rule, bool crit) {
   switch (kind) {
     case RuleKind::kFecUncorrectable: return 1.0;
     case RuleKind::kLaneDark: return 0.95;
     case RuleKind::kFlapping: return crit ? 0.9 : 0.7;
-    case RuleKind::kForecast: return crit ? 0.75 : 0.5;
+    // A forecast is a warning about the future: below any evidence of harm.
+    case RuleKind::kForecast: return crit ? 0.3 : 0.2;
     case RuleKind::kLinkLoss: return crit ? 0.7 : 0.5;
+    // The module's own alarm limits, set by who calibrated it: above the shipped levels.
+    case RuleKind::kModuleAlarm: return crit ? 0.65 : 0.4;
     case RuleKind::kThreshold:
       if (rule && rule->spec->metric == "pre_fec_ber_ratio") return crit ? 0.8 : 0.5;
       break;

@@ -21,6 +21,12 @@ class TrendWindow {
   // Least-squares slope of the bucket means, per hour; nullopt until at
   // least half the window holds data.
   std::optional<double> slopePerHour(std::int64_t window_ms) const;
+  // A trend that is evidence, not noise: the Theil-Sen slope (median of the
+  // pairwise slopes of the bucket means, so one outlying bucket cannot make
+  // it) once every bucket holds data, and only when the change it explains
+  // over the window is at least `min_ratio` times the window's own scatter
+  // about that line (a robust sigma, never below `floor`). nullopt otherwise.
+  std::optional<double> significantSlopePerHour(std::int64_t window_ms, double min_ratio, double floor) const;
   // Highest / lowest bucket mean in the window.
   std::optional<double> maxMean() const;
   std::optional<double> minMean() const;

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -19,13 +20,14 @@
 #include "daemon/config/config.hpp"
 #include "daemon/config/listen_address.hpp"
 #include "daemon/exporter/metrics_exporter.hpp"
+#include "daemon/remote_write/remote_writer.hpp"
 #include "daemon/log/log.hpp"
 #include "daemon/pipeline/pipeline.hpp"
-#include "daemon/rules/findings_store.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "daemon/scheduler/scheduler.hpp"
 #include "daemon/service/poll_progress.hpp"
 #include "daemon/service/target_plans.hpp"
+#include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
 
 namespace opticsd {
@@ -147,6 +149,7 @@ class DaemonService {
     openStore();
     pipeline_ = std::make_unique<Pipeline>(exporter_->samples(), exporter_->self(), store_.get());
     startRules();
+    startRemoteWrite();
     scheduler_ = std::make_unique<Scheduler>(io_, schedulerOptions(config_),
                                              [this](PollReport& report) { pipeline_->onReport(report); });
     applyTargets(config_);
@@ -191,6 +194,7 @@ class DaemonService {
     options.sample_interval = config_.storage.sample_interval;
     options.max_size_bytes = config_.storage.max_size_bytes;
     options.downsample = config_.storage.downsample;
+    options.deadband = config_.storage.deadband;
     options.log = [](std::string_view message) { spdlog::warn("store {}", message); };
     // A database that cannot be opened yet (locked, full, corrupt) is retried
     // by the writer; the failure shows in the log and the opticsd_store_* metrics.
@@ -204,25 +208,18 @@ class DaemonService {
     store_ = std::move(*store);
   }
 
-  // Rules engine: findings and suspects to /metrics and (off the polling
-  // thread) to the findings tables; active findings survive a restart.
+  // Rules engine: findings and suspects to /metrics and, through the history
+  // writer (off the polling thread, retried like samples), to the findings
+  // tables; active findings survive a restart.
   void startRules() {
     std::vector<ConfigIssue> issues;
     auto rules = parseRules(config_.rules, config_.source, issues);
     auto topology = parseTopology(config_.topology, config_.source, issues);
+    rules_ = std::make_unique<RulesEngine>(std::move(rules), std::move(topology), store_.get());
     if (store_) {
-      auto findings = FindingsStore::open(config_.storage.path, [](std::string_view m) { spdlog::warn("store {}", m); });
-      if (findings) {
-        findings_store_ = std::move(*findings);
-      } else {
-        spdlog::error("findings history disabled error={}", logValue(findings.error().message));
-      }
-    }
-    rules_ = std::make_unique<RulesEngine>(std::move(rules), std::move(topology), findings_store_.get());
-    if (findings_store_) {
       FindingsFilter filter;
       filter.active_only = true;
-      if (auto active = FindingsStore::loadFindings(config_.storage.path, filter)) {
+      if (auto active = loadFindings(config_.storage.path, filter)) {
         spdlog::info("findings restored active={}", active->size());
         rules_->restore(std::move(*active));
       }
@@ -234,6 +231,32 @@ class DaemonService {
     pipeline_->addStage([this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
   }
 
+  // Every poll also goes to the remote-write receiver, if one is configured
+  // (built once, like the listener: a reload's edits wait for a restart).
+  void startRemoteWrite() {
+    if (!config_.remote_write) return;
+    remote_writer_ = std::make_unique<RemoteWriter>(*config_.remote_write, exporter_->registry());
+    exporter_->samples().setListener(
+        [w = remote_writer_.get()](const std::string& target, const std::vector<Sample>& samples) {
+          w->push(target, samples);
+        });
+    spdlog::info("remote write on url={}", logValue(config_.remote_write->url));
+  }
+
+  // The series budget and what /sd lists (the targets this instance polls).
+  void publishExportSettings(const Config& config, const std::vector<std::string>& names) {
+    exporter_->setExportPolicy(config.export_policy);
+    if (remote_writer_) remote_writer_->setExportPolicy(config.export_policy);
+    const std::set<std::string> polled(names.begin(), names.end());
+    std::vector<ServedTarget> served;
+    for (const auto& target : config.targets) {
+      if (polled.contains(target.name)) {
+        served.push_back({target.name, target.driver});
+      }
+    }
+    exporter_->setServedTargets(std::move(served));
+  }
+
   void applyTargets(const Config& config) {
     std::vector<std::string> errors;
     auto plans = buildTargetPlans(config, io_, errors);
@@ -241,6 +264,7 @@ class DaemonService {
     std::vector<std::string> names;
     for (const auto& plan : plans) names.push_back(plan.name);
     pipeline_->setTargets(names);
+    publishExportSettings(config, names);
     if (rules_) rules_->retainTargets(names);
     scheduler_->setOptions(schedulerOptions(config));
     auto longest = config.poll.interval;
@@ -303,7 +327,13 @@ class DaemonService {
       const StoreStats stats = store_->stats();
       exporter_->self().setStoreStats(SelfMetrics::StoreStats{
           stats.written_samples_total, stats.dropped_samples_total, stats.decimated_samples_total,
-          stats.write_errors_total, stats.queued_cycles, stats.lag_seconds, stats.downsampled_rows_total});
+          stats.write_errors_total, stats.queued_cycles, stats.lag_seconds, stats.downsampled_rows_total,
+          stats.retention_deleted_rows_total, stats.expired_rows_size_total});
+      // Findings share the one writer: they persist exactly when samples do.
+      exporter_->self().setFindingsStoreStats(
+          {!stats.failing, stats.dropped_finding_events_total, stats.write_errors_total});
+    } else if (config_.storage.enabled) {
+      exporter_->self().setFindingsStoreStats({});  // storage is on, but findings have nowhere to go
     }
     std::ostringstream status;
     status << "STATUS=polling " << scheduler_->targetCount() << " targets, " << pipeline_->cycles()
@@ -348,11 +378,7 @@ class DaemonService {
       spdlog::error("history flush incomplete queued_cycles={} error={}", stats.queued_cycles,
                     logValue(stats.last_error));
     }
-    if (findings_store_ && !findings_store_->flush(std::chrono::seconds(5))) {
-      spdlog::error("findings flush incomplete");
-    }
     rules_.reset();
-    findings_store_.reset();
     store_.reset();
     spdlog::info("stopped");
     return 0;
@@ -366,9 +392,9 @@ class DaemonService {
   PollProgress progress_;
   bool stall_logged_ = false;
   std::unique_ptr<MetricsExporter> exporter_;
+  std::unique_ptr<RemoteWriter> remote_writer_;  // after exporter_: destroyed first, before the registry it counts on
   std::unique_ptr<SqliteStore> store_;
-  std::unique_ptr<FindingsStore> findings_store_;
-  std::unique_ptr<RulesEngine> rules_;  // after the findings store: destroyed first
+  std::unique_ptr<RulesEngine> rules_;  // after the store, its finding sink: destroyed first
   std::unique_ptr<Pipeline> pipeline_;
   std::unique_ptr<Scheduler> scheduler_;
 };

@@ -9,8 +9,9 @@
 //
 // Work is done a slice at a time (some modules of one tier per step) on the
 // store's writer thread, between write batches, through the (module_id,
-// ts_ms) indexes. Progress is kept in memory: after a restart the first pass
-// walks the old rows again, which deletes nothing new. Not thread-safe.
+// ts_ms) key of module_history. Rows kept around a finding are never thinned.
+// Progress is kept in the store_progress table, committed with each step, so
+// a restart resumes where the last step stopped. Not thread-safe.
 
 #include <chrono>
 #include <cstdint>
@@ -41,7 +42,10 @@ class HistoryDownsampler {
     std::int64_t from_ms = 0;        // the pass in progress: [from_ms, to_ms)
     std::int64_t to_ms = 0;          // 0: no pass in progress
     std::int64_t next_module = 0;    // modules with a larger id are left in this pass
+    bool loaded = false;             // read from store_progress
   };
+  static Result<Progress> loadProgress(SqliteDb& db, const std::string& name);
+  static Result<void> saveProgress(SqliteDb& db, const std::string& name, const Progress& p);
   std::vector<DownsampleTier> tiers_;
   std::vector<Progress> progress_;
 };

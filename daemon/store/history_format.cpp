@@ -69,7 +69,8 @@ std::string formatHistoryTable(const HistoryResult& result) {
   for (auto c : shown) header.push_back(result.columns[c].name);
   cells.push_back(header);
   for (const auto& r : result.rows) {
-    std::vector<std::string> line{formatRfc3339Ms(r.ts_ms), r.lane ? std::to_string(*r.lane) : "-"};
+    std::vector<std::string> line{formatRfc3339Ms(r.ts_ms) + (r.heartbeat ? " ~" : ""),
+                                  r.lane ? std::to_string(*r.lane) : "-"};
     for (auto c : shown) {
       if (!applies(result.columns[c], r)) {
         line.emplace_back("");
@@ -98,6 +99,9 @@ std::string formatHistoryTable(const HistoryResult& result) {
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out += text + "\n";
+  }
+  if (std::any_of(result.rows.begin(), result.rows.end(), [](const HistoryRow& r) { return r.heartbeat; })) {
+    out += "~ heartbeat: nothing moved beyond its deadband since the row before\n";
   }
   return out;
 }
@@ -135,6 +139,7 @@ std::string formatHistoryJson(const HistoryResult& result) {
     j["time"] = formatRfc3339Ms(r.ts_ms);
     j["ts_ms"] = r.ts_ms;
     j["lane"] = r.lane ? nlohmann::ordered_json(*r.lane) : nlohmann::ordered_json(nullptr);
+    if (r.heartbeat) j["heartbeat"] = true;
     for (std::size_t c = 0; c < result.columns.size(); ++c) {
       if (!applies(result.columns[c], r)) continue;
       const auto& v = r.values[c];

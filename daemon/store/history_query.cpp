@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <unordered_map>
 
+#include "daemon/store/packed_sample.hpp"
+#include "daemon/store/sample_rows.hpp"
 #include "daemon/store/schema.hpp"
 #include "drivers/measurement.hpp"
 
@@ -20,23 +23,6 @@ std::vector<std::string> laneColumns() {
   std::vector<std::string> out;
   for (const auto& m : kLaneMetricInfo) out.emplace_back(m.key);
   for (auto c : kLaneStatusColumns) out.emplace_back(c);
-  return out;
-}
-
-HistoryValue readValue(const SqliteStatement& stmt, int index) {
-  switch (sqlite3_column_type(stmt.get(), index)) {
-    case SQLITE_INTEGER:
-      return static_cast<std::int64_t>(sqlite3_column_int64(stmt.get(), index));
-    case SQLITE_FLOAT:
-      return sqlite3_column_double(stmt.get(), index);
-    default:
-      return std::monostate{};
-  }
-}
-
-std::string selectList(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += ", " + quoteIdentifier(n);
   return out;
 }
 
@@ -120,59 +106,72 @@ Result<HistoryResult> HistoryQuery::query(const HistoryFilter& filter) {
   const std::optional<std::int64_t> since = filter.since_ms.value_or(std::numeric_limits<std::int64_t>::min());
   const std::optional<std::int64_t> until = filter.until_ms.value_or(std::numeric_limits<std::int64_t>::max());
 
-  std::vector<HistoryRow> module_rows;
-  if (!module_cols.empty()) {
-    auto stmt = db_.prepare("SELECT ts_ms" + selectList(module_cols) +
-                            " FROM module_samples WHERE module_id = ?1 AND ts_ms BETWEEN ?2 AND ?3 ORDER BY ts_ms");
-    if (!stmt) return tl::unexpected(stmt.error());
-    stmt->bind(1, std::optional<std::int64_t>(module_id));
-    stmt->bind(2, since);
-    stmt->bind(3, until);
-    int rc = SQLITE_ROW;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-      HistoryRow row;
-      row.ts_ms = *stmt->columnInt(0);
-      row.values.resize(result.columns.size());
-      for (std::size_t i = 0; i < module_cols.size(); ++i) {
-        row.values[column_index(module_cols[i])] = readValue(*stmt, static_cast<int>(1 + i));
-      }
-      module_rows.push_back(std::move(row));
-    }
-    if (rc != SQLITE_DONE) return fail(db_.error("reading module samples"));
+  // One packed row per stored instant (module_history): the module row, then
+  // a row per lane that has values, as the column layout used to return them.
+  auto codes = MetricCodes::load(db_, false);
+  if (!codes) return tl::unexpected(codes.error());
+  std::unordered_map<std::uint32_t, std::size_t> module_index;
+  std::unordered_map<std::uint32_t, std::size_t> lane_index;
+  for (const auto& c : module_cols) {
+    if (auto code = codes->code(c); code != 0) module_index[code] = column_index(c);
   }
-
-  std::vector<HistoryRow> lane_rows;
-  if (!lane_cols.empty()) {
-    auto stmt = db_.prepare("SELECT ts_ms, lane" + selectList(lane_cols) +
-                            " FROM lane_samples WHERE module_id = ?1 AND ts_ms BETWEEN ?2 AND ?3"
-                            " AND (?4 IS NULL OR lane = ?4) ORDER BY ts_ms, lane");
-    if (!stmt) return tl::unexpected(stmt.error());
-    stmt->bind(1, std::optional<std::int64_t>(module_id));
-    stmt->bind(2, since);
-    stmt->bind(3, until);
-    stmt->bind(4, filter.lane ? std::optional<std::int64_t>(*filter.lane) : std::nullopt);
-    int rc = SQLITE_ROW;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-      HistoryRow row;
-      row.ts_ms = *stmt->columnInt(0);
-      row.lane = static_cast<int>(*stmt->columnInt(1));
-      row.values.resize(result.columns.size());
-      for (std::size_t i = 0; i < lane_cols.size(); ++i) {
-        row.values[column_index(lane_cols[i])] = readValue(*stmt, static_cast<int>(2 + i));
-      }
-      lane_rows.push_back(std::move(row));
-    }
-    if (rc != SQLITE_DONE) return fail(db_.error("reading lane samples"));
+  for (const auto& c : lane_cols) {
+    if (auto code = codes->code(c); code != 0) lane_index[code] = column_index(c);
   }
-
-  // Both lists are sorted by time; at equal times the module row goes first.
-  result.rows.reserve(module_rows.size() + lane_rows.size());
-  std::merge(std::make_move_iterator(module_rows.begin()), std::make_move_iterator(module_rows.end()),
-             std::make_move_iterator(lane_rows.begin()), std::make_move_iterator(lane_rows.end()),
-             std::back_inserter(result.rows), [](const HistoryRow& a, const HistoryRow& b) {
-               if (a.ts_ms != b.ts_ms) return a.ts_ms < b.ts_ms;
-               return !a.lane.has_value() && b.lane.has_value();
-             });
+  auto stmt = db_.prepare(
+      "SELECT ts_ms, kind, data FROM module_history WHERE module_id = ?1 AND ts_ms BETWEEN ?2 AND ?3 ORDER BY ts_ms");
+  if (!stmt) return tl::unexpected(stmt.error());
+  stmt->bind(1, std::optional<std::int64_t>(module_id));
+  stmt->bind(2, since);
+  stmt->bind(3, until);
+  int step = SQLITE_ROW;
+  std::vector<HistoryRow> lanes;
+  while ((step = stmt->step()) == SQLITE_ROW) {
+    const std::int64_t ts = *stmt->columnInt(0);
+    const bool heartbeat = stmt->columnInt(1) == static_cast<std::int64_t>(RowKind::kHeartbeat);
+    const auto* blob = static_cast<const char*>(sqlite3_column_blob(stmt->get(), 2));
+    auto values = unpack(std::string_view(blob == nullptr ? "" : blob,
+                                          static_cast<std::size_t>(sqlite3_column_bytes(stmt->get(), 2))));
+    if (!values) return fail("history of " + filter.target + " " + filter.port + " at " + std::to_string(ts) + ": " +
+                             values.error().message);
+    lanes.clear();
+    auto lane_row = [&](int lane) -> HistoryRow& {
+      for (auto& r : lanes) {
+        if (r.lane == lane) return r;
+      }
+      HistoryRow& r = lanes.emplace_back();
+      r.ts_ms = ts;
+      r.lane = lane;
+      r.heartbeat = heartbeat;
+      r.values.resize(result.columns.size());
+      return r;
+    };
+    HistoryRow module_row;
+    module_row.ts_ms = ts;
+    module_row.heartbeat = heartbeat;
+    module_row.values.resize(result.columns.size());
+    for (const PackedValue& v : *values) {
+      const ValueCodec& codec = codes->codec(v.code);
+      HistoryValue value = codec.kind == ValueKind::kFlag || codec.kind == ValueKind::kInteger
+                               ? HistoryValue(v.stored)
+                               : HistoryValue(codec.decode(v.stored));
+      if (v.lane == 0) {
+        if (auto it = module_index.find(v.code); it != module_index.end()) module_row.values[it->second] = value;
+      } else if (!filter.lane || *filter.lane == v.lane) {
+        if (auto it = lane_index.find(v.code); it != lane_index.end()) {
+          lane_row(v.lane).values[it->second] = value;
+        } else if (!lane_cols.empty()) {
+          lane_row(v.lane);  // the lane reported, not the selected metric
+        }
+      }
+    }
+    if (!module_cols.empty()) result.rows.push_back(std::move(module_row));
+    if (!lane_cols.empty()) {
+      std::sort(lanes.begin(), lanes.end(), [](const HistoryRow& a, const HistoryRow& b) { return a.lane < b.lane; });
+      for (auto& r : lanes) result.rows.push_back(std::move(r));
+    }
+  }
+  if (step != SQLITE_DONE) return fail(db_.error("reading module history"));
 
   auto ids = db_.prepare(
       "SELECT family, form_factor, media, vendor, vendor_oui, part_number, revision, serial, date_code, connector,"

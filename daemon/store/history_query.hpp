@@ -38,6 +38,7 @@ struct HistoryRow {
   std::int64_t ts_ms = 0;
   std::optional<int> lane;           // nullopt: a module-level row
   std::vector<HistoryValue> values;  // one per HistoryResult::columns
+  bool heartbeat = false;            // kept at the deadband heartbeat: nothing moved since the last row
 };
 
 struct IdentityRow {

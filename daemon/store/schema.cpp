@@ -1,9 +1,7 @@
 #include "daemon/store/schema.hpp"
 
 #include <chrono>
-#include <set>
 
-#include "drivers/measurement.hpp"
 
 namespace opticsd {
 namespace {
@@ -22,17 +20,6 @@ Result<void> checkSequence(std::span<const Migration> migrations) {
     ++expected;
   }
   return {};
-}
-
-Result<std::set<std::string>> tableColumns(SqliteDb& db, std::string_view table) {
-  auto stmt = db.prepare("SELECT name FROM pragma_table_info(?1)");
-  if (!stmt) return tl::unexpected(stmt.error());
-  stmt->bind(1, table);
-  std::set<std::string> out;
-  int rc = SQLITE_ROW;
-  while ((rc = stmt->step()) == SQLITE_ROW) out.insert(stmt->columnText(0));
-  if (rc != SQLITE_DONE) return fail(db.error("reading columns of " + std::string(table)));
-  return out;
 }
 
 }  // namespace
@@ -97,25 +84,6 @@ Result<int> migrate(SqliteDb& db, std::span<const Migration> migrations) {
     }
   }
   return readSchemaVersion(db);
-}
-
-Result<void> checkCatalogueColumns(SqliteDb& db) {
-  std::string missing;
-  auto check = [&](std::string_view table, const auto& catalogue) -> Result<void> {
-    auto columns = tableColumns(db, table);
-    if (!columns) return tl::unexpected(columns.error());
-    for (const auto& metric : catalogue) {
-      if (!columns->count(std::string(metric.key))) missing += " " + std::string(table) + "." + std::string(metric.key);
-    }
-    return {};
-  };
-  if (auto ok = check("module_samples", kModuleMetricInfo); !ok) return ok;
-  if (auto ok = check("lane_samples", kLaneMetricInfo); !ok) return ok;
-  if (!missing.empty()) {
-    return fail("the history schema lacks columns for metrics in the catalogue:" + missing +
-                " (add a migration under schemas/migrations/)");
-  }
-  return {};
 }
 
 }  // namespace opticsd

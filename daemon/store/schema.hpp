@@ -1,7 +1,7 @@
 #pragma once
-// The history schema: migrations applied at open, and the column names the
-// writer and the reader share. Metric columns are the catalogue keys of
-// drivers/measurement.hpp; the rest are listed here.
+// The history schema: migrations applied at open, and the state and counter
+// keys the writer and the reader share besides the catalogue keys of
+// drivers/measurement.hpp (packed_sample.hpp).
 //
 // Free functions on a connection the caller owns; no shared state.
 
@@ -36,8 +36,5 @@ Result<int> readSchemaVersion(SqliteDb& db);
 // transaction with its schema_version row, and returns the resulting version.
 // Refuses a database whose version is newer than the newest migration known.
 Result<int> migrate(SqliteDb& db, std::span<const Migration> migrations = embeddedMigrations());
-
-// Every catalogue metric must have its column; the error names the missing ones.
-Result<void> checkCatalogueColumns(SqliteDb& db);
 
 }  // namespace opticsd

@@ -16,9 +16,10 @@
 // one last attempt and counts whatever it could not write as dropped; call
 // flush() first for an orderly shutdown.
 //
-// Findings: the rules engine adds its own table with the next numbered file
-// in schemas/migrations/ (see daemon/store/README.md); it is embedded and
-// applied here at open like every other migration.
+// Findings: the store is also the rules engine's FindingSink. Findings,
+// suspects and bias baselines queue beside the cycles and go through the same
+// writer, transaction, retry policy and stats (one connection to the file);
+// findings_history.hpp reads them back.
 
 #include <chrono>
 #include <condition_variable>
@@ -29,15 +30,20 @@
 #include <thread>
 #include <vector>
 
+#include "daemon/rules/finding_sink.hpp"
+#include "daemon/store/finding_event.hpp"
 #include "daemon/store/history_decimator.hpp"
 #include "daemon/store/history_downsampler.hpp"
+#include "daemon/store/history_retention.hpp"
 #include "daemon/store/store_options.hpp"
 #include "drivers/result.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {
 
-class SqliteStore {
+struct StoreConnection;
+
+class SqliteStore : public FindingSink {
  public:
   // Opens (creating if needed) the database, sets WAL, applies migrations and
   // checks the schema against the metric catalogue, then starts the writer.
@@ -52,7 +58,7 @@ class SqliteStore {
   // are an Error.
   static Result<std::unique_ptr<SqliteStore>> openRetrying(const StoreOptions& options);
 
-  ~SqliteStore();
+  ~SqliteStore() override;
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;
 
@@ -62,7 +68,18 @@ class SqliteStore {
   // waits for the writer.
   bool enqueue(std::vector<Sample> cycle);
 
-  // Waits until every cycle queued before the call is written (true), or the
+  // FindingSink: queued like cycles, never waiting for the writer. Beyond
+  // kMaxQueuedFindingEvents the oldest event is dropped and counted
+  // (stats().dropped_finding_events_total); a newer suspects snapshot of a
+  // target replaces a queued one.
+  void record(const Finding& finding) override;
+  void replaceSuspects(const std::string& target, std::vector<Suspect> suspects) override;
+  void recordBaseline(const BiasBaseline& baseline) override;
+  // The baselines the file held when the store first opened it (once; later
+  // calls get none). Empty when the first open failed.
+  std::vector<BiasBaseline> takeStoredBaselines() override;
+
+  // Waits until every cycle and finding event queued before the call is written (true), or the
   // timeout passes while the writer is still failing (false).
   bool flush(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
 
@@ -76,17 +93,22 @@ class SqliteStore {
     std::vector<Sample> cycle;
     std::chrono::steady_clock::time_point enqueued;
   };
-  struct Connection;
+
+  static constexpr std::size_t kMaxQueuedFindingEvents = 100'000;
+  static constexpr std::size_t kMaxBatchFindingEvents = 1000;
 
   explicit SqliteStore(StoreOptions options);
   void run();
   Result<void> ensureConnection();
   Result<void> writeBatch();
+  Result<void> makeRoom(std::uint64_t max_bytes, bool force);
   // Retention and downsampling, a bounded step at a time between batches.
   void runRetention();
   bool maintenanceEnabled() const { return options_.retention.count() > 0 || !options_.downsample.empty(); }
   std::int64_t nowMs() const;
   void noteFailure(const std::string& message);
+  void enqueueEvent(FindingEvent event);
+  Result<void> openConnection();
   static Result<std::unique_ptr<SqliteStore>> start(const StoreOptions& options, bool first_open_must_work);
 
   const StoreOptions options_;
@@ -97,8 +119,11 @@ class SqliteStore {
   std::deque<Queued> queue_;
   std::size_t in_flight_cycles_ = 0;  // taken by the writer, not yet committed
   std::chrono::steady_clock::time_point in_flight_oldest_{};
-  std::uint64_t enqueued_total_ = 0;  // cycles accepted, for flush()
-  std::uint64_t finished_total_ = 0;  // cycles written or dropped after acceptance
+  std::deque<FindingEvent> events_;
+  std::uint64_t enqueued_total_ = 0;  // cycles and events accepted, for flush()
+  std::uint64_t finished_total_ = 0;  // cycles and events written or dropped after acceptance
+  std::vector<BiasBaseline> stored_baselines_;
+  bool baselines_read_ = false;  // the first successful open read them
   bool stop_ = false;
   std::uint64_t max_size_bytes_;
   bool max_size_changed_ = true;
@@ -107,7 +132,11 @@ class SqliteStore {
 
   // Writer thread only.
   std::vector<Queued> batch_;
-  std::unique_ptr<Connection> connection_;
+  std::vector<FindingEvent> batch_events_;
+  std::unique_ptr<StoreConnection> connection_;
+  std::uint64_t batch_stored_rows_ = 0;
+  bool last_attempt_full_ = false;  // SQLITE_FULL: make room before the retry
+  HistoryRetention retention_;
   HistoryDownsampler downsampler_;
   std::chrono::steady_clock::time_point next_retention_{};
   std::thread writer_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 
 #include "drivers/eeprom/decode_common.hpp"
 
@@ -37,6 +39,33 @@ constexpr std::array<VdmTypeInfo, 24> kTypes{{
     {"Errored frames current, host input", "", VdmEncoding::kF16, 1},
 }};
 
+// OIF C-CMIS 1.1 VDM observable types 128-147 (index = type ID - 128), as the
+// implementation agreement lists them: coherent line-side values.
+constexpr double kPercentU16 = 100.0 / 65535;
+constexpr std::uint8_t kFirstCoherentType = 128;
+constexpr std::array<VdmTypeInfo, 20> kCoherentTypes{{
+    {"Modulator bias X/I", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias X/Q", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias Y/I", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias Y/Q", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias X phase", "%", VdmEncoding::kU16, kPercentU16},
+    {"Modulator bias Y phase", "%", VdmEncoding::kU16, kPercentU16},
+    {"Chromatic dispersion, high granularity (short link)", "ps/nm", VdmEncoding::kS16, 1},
+    {"Chromatic dispersion, low granularity (long link)", "ps/nm", VdmEncoding::kS16, 20},
+    {"Differential group delay", "ps", VdmEncoding::kU16, 0.01},
+    {"SOPMD", "ps^2", VdmEncoding::kU16, 0.01},
+    {"Polarization dependent loss", "dB", VdmEncoding::kU16, 0.1},
+    {"OSNR", "dB", VdmEncoding::kU16, 0.1},
+    {"eSNR", "dB", VdmEncoding::kU16, 0.1},
+    {"Carrier frequency offset", "MHz", VdmEncoding::kS16, 1},
+    {"EVM (modem)", "%", VdmEncoding::kU16, kPercentU16},
+    {"Tx power", "dBm", VdmEncoding::kS16, 0.01},
+    {"Rx total power", "dBm", VdmEncoding::kS16, 0.01},
+    {"Rx signal power", "dBm", VdmEncoding::kS16, 0.01},
+    {"SOP rate of change", "krad/s", VdmEncoding::kU16, 1},
+    {"MER", "dB", VdmEncoding::kU16, 0.1},
+}};
+
 // Powers of ten 10^-24 .. 10^7 so F16 decoding needs no pow().
 constexpr std::array<double, 32> kPow10 = {
     1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9,
@@ -52,6 +81,10 @@ double decodeValue(const VdmTypeInfo& info, std::uint16_t raw) {
 }
 
 std::uint16_t be16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
+
+// C-CMIS gives chromatic dispersion twice; the fine one wins where both are present.
+constexpr std::uint8_t kCdShortLink = 134;
+constexpr std::uint8_t kCdLongLink = 135;
 
 // Which Sample lane metric an observable type feeds, media and host side. The
 // errored-frames minimum, maximum and average (17-22) are decoded for
@@ -72,6 +105,25 @@ std::optional<LaneMetric> laneMetricFor(std::uint8_t type_id) {
     case 16: return LaneMetric::kHostPreFecBerRatio;
     case 23: return LaneMetric::kErroredFramesRatio;
     case 24: return LaneMetric::kHostErroredFramesRatio;
+    // C-CMIS. Not carried: 143 Tx power (page 11h has it), 147 MER (no catalogue row).
+    case 128: return LaneMetric::kModulatorBiasXIPercent;
+    case 129: return LaneMetric::kModulatorBiasXQPercent;
+    case 130: return LaneMetric::kModulatorBiasYIPercent;
+    case 131: return LaneMetric::kModulatorBiasYQPercent;
+    case 132: return LaneMetric::kModulatorBiasXPhasePercent;
+    case 133: return LaneMetric::kModulatorBiasYPhasePercent;
+    case kCdShortLink:
+    case kCdLongLink: return LaneMetric::kChromaticDispersionPsPerNm;
+    case 136: return LaneMetric::kDifferentialGroupDelayPicoseconds;
+    case 137: return LaneMetric::kSopmdPicosecondsSquared;
+    case 138: return LaneMetric::kPolarizationDependentLossDecibels;
+    case 139: return LaneMetric::kOsnrDecibels;
+    case 140: return LaneMetric::kEsnrDecibels;
+    case 141: return LaneMetric::kCarrierFrequencyOffsetMegahertz;
+    case 142: return LaneMetric::kErrorVectorMagnitudePercent;
+    case 144: return LaneMetric::kRxTotalPowerDbm;
+    case 145: return LaneMetric::kRxSignalPowerDbm;
+    case 146: return LaneMetric::kSopRateOfChangeKiloradiansPerSecond;
     default: return std::nullopt;
   }
 }
@@ -104,15 +156,26 @@ double decodeF16(std::uint16_t raw) {
 }
 
 const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id) {
+  if (type_id >= kFirstCoherentType && type_id - kFirstCoherentType < static_cast<int>(kCoherentTypes.size())) {
+    return &kCoherentTypes[type_id - kFirstCoherentType];
+  }
   if (type_id == 0 || type_id > kTypes.size()) return nullptr;
   return &kTypes[type_id - 1u];
 }
 
-int vdmGroupCount(const ModuleMemory& memory) {
-  if (auto adv = memory.byte(PageKey{kI2cAddressA0, 0, kVdmAdvertisingPage, true}, 0)) return (*adv & 0x03) + 1;
+int vdmGroupCount(const ModuleMemory& memory, int bank) {
+  const auto b = static_cast<std::uint8_t>(bank);
+  if (const std::uint8_t* adv = detail::fullPage(memory, b, kVdmAdvertisingPage)) {
+    // A host that answers an unimplemented page with page 00h: no VDM at all.
+    if (const std::uint8_t* p00 = detail::fullPage(memory, 0, 0); p00 != nullptr && std::memcmp(adv, p00, kPageSize) == 0) {
+      return 0;
+    }
+    return (adv[0] & 0x03) + 1;
+  }
+  if (auto adv = memory.byte(PageKey{kI2cAddressA0, b, kVdmAdvertisingPage, true}, 0)) return (*adv & 0x03) + 1;
   int groups = 0;
   for (int g = 0; g < 4; ++g) {
-    if (memory.find(PageKey{kI2cAddressA0, 0, static_cast<std::uint8_t>(kVdmDescriptorPage + g), true}) != nullptr) {
+    if (memory.find(PageKey{kI2cAddressA0, b, static_cast<std::uint8_t>(kVdmDescriptorPage + g), true}) != nullptr) {
       groups = g + 1;
     }
   }
@@ -121,85 +184,165 @@ int vdmGroupCount(const ModuleMemory& memory) {
 
 namespace detail {
 
-const std::uint8_t* fullPage(const ModuleMemory& memory, std::uint8_t page) {
+const std::uint8_t* fullPage(const ModuleMemory& memory, std::uint8_t bank, std::uint8_t page) {
   const std::bitset<kPageSize>* valid = nullptr;
-  const auto* bytes = memory.find(PageKey{kI2cAddressA0, 0, page, true}, &valid);
+  const auto* bytes = memory.find(PageKey{kI2cAddressA0, bank, page, true}, &valid);
   // VDM slots are read as whole pages; a partial page is treated as absent.
   if (bytes == nullptr || !valid->all()) return nullptr;
   return bytes->data();
 }
 
-bool readVdmObservable(const ModuleMemory&, const std::uint8_t* descriptors, const std::uint8_t* values,
-                       const std::uint8_t* thresholds, const std::uint8_t* flags, int group, int slot,
-                       VdmObservable& out) {
+std::string_view groupProblem(const ModuleMemory& memory, const std::uint8_t* descriptors, const std::uint8_t* values) {
+  if (const std::uint8_t* p00 = fullPage(memory, 0, 0)) {
+    if (std::memcmp(descriptors, p00, kPageSize) == 0 || (values != nullptr && std::memcmp(values, p00, kPageSize) == 0)) {
+      return "its pages read as a copy of page 00h";
+    }
+  }
+  int used = 0;
+  int unknown = 0;
+  for (int slot = 0; slot < 64; ++slot) {
+    const std::uint8_t type_id = descriptors[2 * slot + 1];
+    if (type_id == 0) continue;
+    ++used;
+    if (vdmTypeInfo(type_id) == nullptr) ++unknown;
+  }
+  if (2 * unknown > used) return "its descriptors name mostly unknown observable types";
+  return {};
+}
+
+ThresholdState thresholdState(const VdmTypeInfo& info, const std::uint8_t* thresholds, int set) {
+  const std::uint8_t* t = thresholds + 8 * set;
+  if (std::all_of(t, t + 8, [](std::uint8_t b) { return b == 0; })) return ThresholdState::kUnused;
+  const Thresholds th = thresholdSet(info, thresholds, set);
+  const bool ordered = *th.high_alarm >= *th.high_warning && *th.high_warning >= *th.low_warning &&
+                       *th.low_warning >= *th.low_alarm;
+  return ordered ? ThresholdState::kUsable : ThresholdState::kOutOfOrder;
+}
+
+bool readVdmObservable(const std::uint8_t* descriptors, const std::uint8_t* values, const std::uint8_t* thresholds,
+                       const std::uint8_t* flags, int bank, int group, int slot, VdmObservable& out) {
   // Descriptor (CMIS 5.2 pages 20h-23h, bytes 128-255): even byte bits 7-4 threshold set ID,
   // bits 3-0 lane (0 = lane 1); odd byte observable type ID.
   const std::uint8_t d0 = descriptors[2 * slot];
   const std::uint8_t type_id = descriptors[2 * slot + 1];
   const VdmTypeInfo* info = vdmTypeInfo(type_id);
   if (info == nullptr) return false;
+  const int set = d0 >> 4;
+  const ThresholdState state = thresholds != nullptr ? thresholdState(*info, thresholds, set) : ThresholdState::kUnknown;
+  if (state == ThresholdState::kOutOfOrder) return false;
   out.type_id = type_id;
   out.info = info;
+  out.bank = static_cast<std::uint8_t>(bank);
   out.group = static_cast<std::uint8_t>(group);
   out.slot = static_cast<std::uint8_t>(slot);
-  out.lane = static_cast<std::uint8_t>((d0 & 0x0f) + 1);
-  const int set = d0 >> 4;
+  out.lane = static_cast<std::uint16_t>(8 * bank + (d0 & 0x0f) + 1);
   if (values != nullptr) out.value = decodeValue(*info, be16(values + 2 * slot));
-  if (thresholds != nullptr) out.thresholds = thresholdSet(*info, thresholds, set);
+  if (state == ThresholdState::kUsable) out.thresholds = thresholdSet(*info, thresholds, set);
   if (flags != nullptr) out.flags = slotFlags(flags, group, slot);
   return true;
 }
 
 }  // namespace detail
 
-void applyVdm(const ModuleMemory& memory, Sample& sample) {
+namespace {
+
+void refuseGroup(Sample& sample, int bank, int group, std::string_view why) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "VDM bank %d group %d refused: %.*s", bank, group + 1, static_cast<int>(why.size()),
+                why.data());
+  addIssue(sample, buf);
+}
+
+void refuseThresholds(Sample& sample, int bank, int group, int count, int slot, const VdmTypeInfo& info) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "VDM bank %d group %d: %d observable(s) refused, thresholds out of order (first: slot %d, %.*s)", bank,
+                group + 1, count, slot, static_cast<int>(info.name.size()), info.name.data());
+  addIssue(sample, buf);
+}
+
+}  // namespace
+
+void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
   // The hot path of a CMIS decode: reads the slots in place, without building
   // a VdmObservable, and decodes a threshold set only where the Sample still
   // lacks that metric's thresholds (the first lane carrying it).
   std::optional<double> laser_temp;
   std::optional<double> laser_age;
-  const int groups = vdmGroupCount(memory);
-  const std::uint8_t* flags = detail::fullPage(memory, kVdmFlagPage);
-  for (int g = 0; g < groups; ++g) {
-    const auto gp = static_cast<std::uint8_t>(g);
-    const std::uint8_t* descriptors = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
-    const std::uint8_t* values = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmValuePage + gp));
-    if (descriptors == nullptr || values == nullptr) continue;  // no values: nothing reaches the Sample
-    const std::uint8_t* thresholds = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
-    for (int slot = 0; slot < 64; ++slot) {
-      // Descriptor: even byte bits 7-4 threshold set ID, bits 3-0 lane - 1; odd byte type ID.
-      const std::uint8_t d0 = descriptors[2 * slot];
-      const std::uint8_t type_id = descriptors[2 * slot + 1];
-      const VdmTypeInfo* info = vdmTypeInfo(type_id);
-      if (info == nullptr) continue;
-      const double value = decodeValue(*info, be16(values + 2 * slot));
-      const int set = d0 >> 4;
-      if (type_id == 4) {  // laser temperature: the hottest laser is the module figure
-        laser_temp = laser_temp ? std::max(*laser_temp, value) : value;
-        auto& th = sample.thresholds(ModuleMetric::kLaserTemperatureCelsius);
-        if (thresholds != nullptr && !th) th = thresholdSet(*info, thresholds, set);
+  const bool aux_laser = sample.module[ModuleMetric::kLaserTemperatureCelsius].has_value();
+  if (detail::fullPage(memory, 0, kVdmAdvertisingPage) != nullptr && vdmGroupCount(memory, 0) == 0) {
+    addIssue(sample, "VDM refused: page 2Fh reads as a copy of page 00h");
+    return;
+  }
+  for (int b = 0; b < banks; ++b) {
+    const auto bank = static_cast<std::uint8_t>(b);
+    const int groups = vdmGroupCount(memory, b);
+    const std::uint8_t* flags = detail::fullPage(memory, bank, kVdmFlagPage);
+    for (int g = 0; g < groups; ++g) {
+      const auto gp = static_cast<std::uint8_t>(g);
+      const std::uint8_t* descriptors = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
+      const std::uint8_t* values = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmValuePage + gp));
+      if (descriptors == nullptr || values == nullptr) continue;  // no values: nothing reaches the Sample
+      if (const std::string_view why = detail::groupProblem(memory, descriptors, values); !why.empty()) {
+        refuseGroup(sample, b, g, why);
         continue;
       }
-      if (type_id == 1) {  // laser age in percent of rated life
-        laser_age = laser_age ? std::max(*laser_age, value / 100.0) : value / 100.0;
-        continue;
+      const std::uint8_t* thresholds = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+      std::array<detail::ThresholdState, 16> sets{};  // per threshold set, decided once
+      int refused = 0;
+      int first_refused = 0;
+      const VdmTypeInfo* first_refused_info = nullptr;
+      for (int slot = 0; slot < 64; ++slot) {
+        // Descriptor: even byte bits 7-4 threshold set ID, bits 3-0 lane - 1; odd byte type ID.
+        const std::uint8_t d0 = descriptors[2 * slot];
+        const std::uint8_t type_id = descriptors[2 * slot + 1];
+        const VdmTypeInfo* info = vdmTypeInfo(type_id);
+        if (info == nullptr) continue;
+        const int set = d0 >> 4;
+        auto& state = sets[static_cast<std::size_t>(set)];
+        if (thresholds != nullptr && state == detail::ThresholdState::kUnknown) {
+          state = detail::thresholdState(*info, thresholds, set);
+        }
+        if (state == detail::ThresholdState::kOutOfOrder) {
+          if (refused++ == 0) {
+            first_refused = slot;
+            first_refused_info = info;
+          }
+          continue;
+        }
+        const bool usable = state == detail::ThresholdState::kUsable;
+        const double value = decodeValue(*info, be16(values + 2 * slot));
+        if (type_id == 4) {  // laser temperature: the hottest laser is the module figure
+          laser_temp = laser_temp ? std::max(*laser_temp, value) : value;
+          auto& th = sample.thresholds(ModuleMetric::kLaserTemperatureCelsius);
+          if (usable && !aux_laser && !th) th = thresholdSet(*info, thresholds, set);
+          continue;
+        }
+        if (type_id == 1) {  // laser age in percent of rated life
+          laser_age = laser_age ? std::max(*laser_age, value / 100.0) : value / 100.0;
+          continue;
+        }
+        const auto metric = laneMetricFor(type_id);
+        if (!metric || !std::isfinite(value)) continue;
+        // Only lanes in an active data path: a host-side observable of a host
+        // lane with no media lane of that number (8 host lanes, 4 media lanes)
+        // stays in `opticsd decode`'s VDM list and does not invent a lane.
+        Lane* const found = laneNumbered(sample, 8u * bank + (d0 & 0x0fu) + 1);
+        if (found == nullptr) continue;
+        Lane& lane = *found;
+        if (type_id == kCdLongLink && lane.values[*metric]) continue;  // the short-link reading is finer
+        lane.values.set(*metric, value);
+        if (flags != nullptr) lane.flags[static_cast<std::size_t>(*metric)] = slotFlags(flags, g, slot);
+        auto& th = sample.thresholds(*metric);
+        if (usable && !th) th = thresholdSet(*info, thresholds, set);
       }
-      const auto metric = laneMetricFor(type_id);
-      if (!metric || !std::isfinite(value)) continue;
-      const std::size_t lane_number = (d0 & 0x0fu) + 1;
-      if (lane_number > sample.lanes.size()) {
-        const std::size_t old = sample.lanes.size();
-        sample.lanes.resize(lane_number);
-        for (std::size_t i = old; i < lane_number; ++i) sample.lanes[i].number = static_cast<std::uint16_t>(i + 1);
-      }
-      Lane& lane = sample.lanes[lane_number - 1];
-      lane.values.set(*metric, value);
-      if (flags != nullptr) lane.flags[static_cast<std::size_t>(*metric)] = slotFlags(flags, g, slot);
-      auto& th = sample.thresholds(*metric);
-      if (thresholds != nullptr && !th) th = thresholdSet(*info, thresholds, set);
+      if (refused > 0) refuseThresholds(sample, b, g, refused, first_refused, *first_refused_info);
     }
   }
-  if (laser_temp) sample.module.set(ModuleMetric::kLaserTemperatureCelsius, *laser_temp);
+  // An Aux laser temperature monitor (decoded first) is the module's own figure.
+  if (laser_temp && !aux_laser) {
+    sample.module.set(ModuleMetric::kLaserTemperatureCelsius, *laser_temp);
+  }
   if (laser_age) sample.module.set(ModuleMetric::kLaserAgeRatio, *laser_age);
 }
 

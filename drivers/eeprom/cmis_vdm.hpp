@@ -33,54 +33,65 @@ struct VdmTypeInfo {
   double scale = 1;        // applied to U16/S16 values
 };
 
-// Observable types 1-24 of the CMIS 5.2 VDM observable type list; nullptr for other IDs.
+// Observable types 1-24 of the CMIS 5.2 VDM list and 128-147 of OIF C-CMIS 1.1; nullptr for other IDs.
 const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id);
 
 struct VdmObservable {
   std::uint8_t type_id = 0;
+  std::uint8_t bank = 0;         // lanes 8 x bank + 1 ...
   std::uint8_t group = 0;        // 0-3 (page 20h + group)
   std::uint8_t slot = 0;         // 0-63 within the group
-  std::uint8_t lane = 1;         // 1-based
+  std::uint16_t lane = 1;        // 1-based, across banks
   const VdmTypeInfo* info = nullptr;
   std::optional<double> value;
-  std::optional<Thresholds> thresholds;
+  std::optional<Thresholds> thresholds;  // absent when the module left its set all zero
   std::optional<AlarmFlags> flags;
 };
 
-// How many VDM groups to read: page 2Fh byte 128, or what descriptor pages
-// exist when 2Fh was not read. 0 when the module has no VDM.
-int vdmGroupCount(const ModuleMemory& memory);
+// How many VDM groups bank `bank` has: page 2Fh byte 128, or what descriptor
+// pages exist when 2Fh was not read. 0 when the module has no VDM there.
+int vdmGroupCount(const ModuleMemory& memory, int bank = 0);
 
-// Calls visit(const VdmObservable&) for each known observable of each
-// group present in memory, in descriptor order.
+// Calls visit(const VdmObservable&) for each known observable of each group of
+// banks 0..banks-1 present in memory, in descriptor order, skipping what
+// applyVdm refuses (groups that are not VDM, thresholds out of order).
 template <typename Visit>
-void forEachVdmObservable(const ModuleMemory& memory, Visit&& visit);
+void forEachVdmObservable(const ModuleMemory& memory, int banks, Visit&& visit);
 
-// Maps the observables onto the Sample (lane metrics, thresholds, flags,
-// laser temperature/age). Lanes are added when a VDM lane exceeds them.
-void applyVdm(const ModuleMemory& memory, Sample& sample);
+// Maps the observables of banks 0..banks-1 onto the Sample (lane metrics,
+// thresholds, flags, laser temperature/age), onto the lanes the Sample has
+// (never adds lanes). What is refused gets a Sample.issues entry, never a value.
+void applyVdm(const ModuleMemory& memory, int banks, Sample& sample);
 
 // ---- implementation of the template ----
 namespace detail {
-bool readVdmObservable(const ModuleMemory& memory, const std::uint8_t* descriptors, const std::uint8_t* values,
-                       const std::uint8_t* thresholds, const std::uint8_t* flags, int group, int slot,
-                       VdmObservable& out);
-const std::uint8_t* fullPage(const ModuleMemory& memory, std::uint8_t page);
+const std::uint8_t* fullPage(const ModuleMemory& memory, std::uint8_t bank, std::uint8_t page);
+// Why the pages of one VDM group are not VDM ("" when they look like VDM):
+// a copy of page 00h, or descriptors naming mostly unknown types.
+std::string_view groupProblem(const ModuleMemory& memory, const std::uint8_t* descriptors, const std::uint8_t* values);
+enum class ThresholdState : std::uint8_t { kUnknown, kUsable, kUnused, kOutOfOrder };
+ThresholdState thresholdState(const VdmTypeInfo& info, const std::uint8_t* thresholds, int set);
+bool readVdmObservable(const std::uint8_t* descriptors, const std::uint8_t* values, const std::uint8_t* thresholds,
+                       const std::uint8_t* flags, int bank, int group, int slot, VdmObservable& out);
 }  // namespace detail
 
 template <typename Visit>
-void forEachVdmObservable(const ModuleMemory& memory, Visit&& visit) {
-  const int groups = vdmGroupCount(memory);
-  const std::uint8_t* flags = detail::fullPage(memory, kVdmFlagPage);
-  for (int g = 0; g < groups; ++g) {
-    const auto gp = static_cast<std::uint8_t>(g);
-    const std::uint8_t* descriptors = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
-    if (descriptors == nullptr) continue;
-    const std::uint8_t* values = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmValuePage + gp));
-    const std::uint8_t* thresholds = detail::fullPage(memory, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
-    for (int slot = 0; slot < 64; ++slot) {
-      VdmObservable obs;
-      if (detail::readVdmObservable(memory, descriptors, values, thresholds, flags, g, slot, obs)) visit(obs);
+void forEachVdmObservable(const ModuleMemory& memory, int banks, Visit&& visit) {
+  for (int b = 0; b < banks; ++b) {
+    const auto bank = static_cast<std::uint8_t>(b);
+    const int groups = vdmGroupCount(memory, b);
+    const std::uint8_t* flags = detail::fullPage(memory, bank, kVdmFlagPage);
+    for (int g = 0; g < groups; ++g) {
+      const auto gp = static_cast<std::uint8_t>(g);
+      const std::uint8_t* descriptors = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
+      if (descriptors == nullptr) continue;
+      const std::uint8_t* values = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmValuePage + gp));
+      if (!detail::groupProblem(memory, descriptors, values).empty()) continue;
+      const std::uint8_t* thresholds = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+      for (int slot = 0; slot < 64; ++slot) {
+        VdmObservable obs;
+        if (detail::readVdmObservable(descriptors, values, thresholds, flags, b, g, slot, obs)) visit(obs);
+      }
     }
   }
 }

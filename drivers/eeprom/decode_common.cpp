@@ -62,6 +62,13 @@ std::optional<double> laneRateFromSignallingRate(std::optional<std::uint8_t> nom
   return std::nullopt;
 }
 
+std::optional<double> signallingRateGbaud(std::optional<std::uint8_t> nominal, std::optional<std::uint8_t> extended) {
+  if (!nominal || *nominal == 0) return std::nullopt;
+  if (*nominal != 0xff) return *nominal * 0.1;
+  if (!extended || *extended == 0) return std::nullopt;
+  return *extended * 0.25;
+}
+
 void setConnectorAndRevision(ModuleIdentity& id, std::optional<std::uint8_t> connector,
                              std::optional<std::uint8_t> revision, std::string_view (*revision_name)(std::uint8_t)) {
   setText(id.connector, connector ? connectorName(*connector) : std::string_view{});

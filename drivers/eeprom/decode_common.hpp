@@ -77,7 +77,9 @@ inline double log2Normal(double x) {
 inline OpticalPower opticalPowerFromTenthMicrowatts(double units) {
   constexpr double kDbPerOctave = 3.0102999566398119521;                         // 10 log10(2)
   if (!(units > 1.0 && units <= std::numeric_limits<double>::max())) return {};  // also NaN and +inf
-  return {kDbPerOctave * log2Normal(units) + kNoLightFloorDbm, false};
+  // Rounded to 1e-12 dB, far below the 0.1 uW register step (4e-5 dB at 1 mW) and
+  // above the log's error, so a register holding exactly 1 mW reads 0 dBm, not 7e-15.
+  return {std::nearbyint((kDbPerOctave * log2Normal(units) + kNoLightFloorDbm) * 1e12) * 1e-12, false};
 }
 inline double powerDbmFromRaw(std::uint16_t raw) { return opticalPowerFromTenthMicrowatts(raw).dbm; }
 
@@ -92,10 +94,13 @@ inline void setLanePower(Lane& lane, LaneMetric metric, double tenth_microwatts)
 // Four consecutive 16-bit thresholds in spec order high alarm, low alarm,
 // high warning, low warning, starting at window byte `offset`, each turned
 // into the metric's unit by `convert(raw)`. Written in place (no copy
-// of the optional); reset when any is missing.
+// of the optional); reset when any is missing or all four are zero.
 template <typename Convert>
 void readThresholds(const PageWindow& window, std::size_t offset, Convert convert, std::optional<Thresholds>& out) {
-  if (!window.has(offset, 8)) {
+  // All four zero: the module has no thresholds for this metric (0 raw would
+  // otherwise read as limits of 0 degC, 0 V, -40 dBm).
+  if (!window.has(offset, 8) || (window.rawU16(offset) == 0 && window.rawU16(offset + 2) == 0 &&
+                                 window.rawU16(offset + 4) == 0 && window.rawU16(offset + 6) == 0)) {
     out.reset();
     return;
   }
@@ -163,6 +168,15 @@ void decodeVendorFields(const PageWindow& w, const VendorFieldLayout& layout, Mo
 std::optional<double> laneRateFromSignallingRate(std::optional<std::uint8_t> nominal,
                                                  std::optional<std::uint8_t> extended, bool with_1g);
 
+// Nominal signalling rate in GBd from the same bytes (absent when 0).
+std::optional<double> signallingRateGbaud(std::optional<std::uint8_t> nominal, std::optional<std::uint8_t> extended);
+
+// `byte` x `metres_per_unit`, or nothing when the byte is absent or 0 ("not given").
+inline std::optional<double> lengthMetres(std::optional<std::uint8_t> byte, double metres_per_unit) {
+  if (!byte || *byte == 0) return std::nullopt;
+  return *byte * metres_per_unit;
+}
+
 inline AlarmFlags makeFlags(bool high_alarm, bool low_alarm, bool high_warning, bool low_warning) {
   AlarmFlags f;
   f.high_alarm = high_alarm;
@@ -176,6 +190,18 @@ inline bool bit(std::uint8_t value, int n) { return ((value >> n) & 1u) != 0; }
 
 // Appends "<what>" to sample.issues (allocates: only on the problem path).
 void addIssue(Sample& sample, std::string_view what);
+
+// The lane numbered `number` (1-based), or nullptr when the Sample has no such
+// lane. Lanes are kept in number order and are usually 1..n.
+inline Lane* laneNumbered(Sample& sample, std::size_t number) {
+  if (number >= 1 && number <= sample.lanes.size() && sample.lanes[number - 1].number == number) {
+    return &sample.lanes[number - 1];
+  }
+  for (Lane& lane : sample.lanes) {
+    if (lane.number == number) return &lane;
+  }
+  return nullptr;
+}
 
 // Ensures `count` lanes numbered 1..count exist and are empty.
 void resetLanes(Sample& sample, std::size_t count);

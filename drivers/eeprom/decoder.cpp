@@ -38,6 +38,18 @@ void resetDecoded(Sample& sample) {
   id.lane_rate_gbps.reset();
   id.has_diagnostics.reset();
   id.passive_copper.reset();
+  id.cmis_media_type.reset();
+  id.applications.clear();  // clear() keeps the capacity: no allocation on the next decode
+  id.data_paths.clear();
+  id.default_application.reset();
+  id.host_lane_count.reset();
+  id.media_lane_count.reset();
+  id.hardware_revision.clear();
+  id.nominal_signalling_rate_gbaud.reset();
+  id.encoding.clear();
+  id.media_technology.clear();
+  id.link_lengths = LinkLengths{};
+  id.vdm_supported.reset();
   // reset() writes one engaged flag where assigning {} would zero the whole
   // arrays (about 1.4 KB a decode).
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {

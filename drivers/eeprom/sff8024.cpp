@@ -66,7 +66,7 @@ constexpr std::array<Row, 38> kExtendedCompliance{{
 }};
 
 // SFF-8024 rev 4.11 Table 4-5, Host Electrical Interface IDs.
-constexpr std::array<Row, 28> kHostInterfaces{{
+constexpr std::array<Row, 36> kHostInterfaces{{
     {0x01, {"1000BASE-CX", 1, kNrz}},       {0x02, {"XAUI", 3.125, kNrz}},
     {0x03, {"XFI", 10, kNrz}},              {0x04, {"SFI", 10, kNrz}},
     {0x05, {"25GAUI C2M", 25, kNrz}},       {0x06, {"XLAUI C2M", 10, kNrz}},
@@ -81,6 +81,11 @@ constexpr std::array<Row, 28> kHostInterfaces{{
     {0x18, {"50GBASE-CR", 50, kPam4}},      {0x19, {"100GBASE-CR10", 10, kNrz}},
     {0x1A, {"100GBASE-CR4", 25, kNrz}},     {0x1B, {"100GBASE-CR2", 50, kPam4}},
     {0x1C, {"200GBASE-CR4", 50, kPam4}},    {0x1D, {"400G CR8", 50, kPam4}},
+    // 100 Gb/s a lane (IEEE 802.3 Annex 120G), where 800G modules start.
+    {0x4B, {"100GAUI-1-S C2M", 100, kPam4}}, {0x4C, {"100GAUI-1-L C2M", 100, kPam4}},
+    {0x4D, {"200GAUI-2-S C2M", 100, kPam4}}, {0x4E, {"200GAUI-2-L C2M", 100, kPam4}},
+    {0x4F, {"400GAUI-4-S C2M", 100, kPam4}}, {0x50, {"400GAUI-4-L C2M", 100, kPam4}},
+    {0x51, {"800GAUI-8 S C2M", 100, kPam4}}, {0x52, {"800GAUI-8 L C2M", 100, kPam4}},
 }};
 
 // SFF-8024 rev 4.11 Table 4-6, MMF Media Interface IDs.
@@ -227,6 +232,44 @@ const InterfaceInfo* mediaInterface(std::uint8_t media_type, std::uint8_t id) {
     case kMediaTypeBaseT: return lookup(kBaseT, id);
     default: return nullptr;
   }
+}
+
+std::string_view encodingName(std::uint8_t code, bool sff8472) {
+  switch (code) {
+    case 0x01: return "8B/10B";
+    case 0x02: return "4B/5B";
+    case 0x03: return "NRZ";
+    case 0x04: return sff8472 ? "Manchester" : "SONET Scrambled";
+    case 0x05: return sff8472 ? "SONET Scrambled" : "64B/66B";
+    case 0x06: return sff8472 ? "64B/66B" : "Manchester";
+    case 0x07: return "256B/257B (transcoded FEC-enabled data)";
+    case 0x08: return "PAM4";
+    default: return "";
+  }
+}
+
+std::string_view mediaTechnologyName(std::uint8_t code) {
+  static constexpr std::string_view kNames[18] = {
+      "850 nm VCSEL",
+      "1310 nm VCSEL",
+      "1550 nm VCSEL",
+      "1310 nm FP",
+      "1310 nm DFB",
+      "1550 nm DFB",
+      "1310 nm EML",
+      "1550 nm EML",
+      "Other",
+      "1490 nm DFB",
+      "Copper cable, unequalized",
+      "Copper cable, passive equalized",
+      "Copper cable, near and far end limiting active equalizers",
+      "Copper cable, far end limiting active equalizers",
+      "Copper cable, near end limiting active equalizers",
+      "Copper cable, linear active equalizers",
+      "C-band tunable laser",
+      "L-band tunable laser",
+  };
+  return code < std::size(kNames) ? kNames[code] : std::string_view{};
 }
 
 const InterfaceInfo* hostInterface(std::uint8_t id) { return lookup(kHostInterfaces, id); }

@@ -43,6 +43,14 @@ inline constexpr std::uint8_t kMediaTypeBaseT = 0x05;
 // (MMF), 4-7 (SMF), 4-8 (passive copper), 4-9 (active cable), 4-10 (BASE-T).
 const InterfaceInfo* mediaInterface(std::uint8_t media_type, std::uint8_t id);
 
+// Encoding name, SFF-8024 Table 4-2; codes 4-6 differ between SFF-8472
+// (`sff8472`) and SFF-8436/8636. "" for unspecified or unknown codes.
+std::string_view encodingName(std::uint8_t code, bool sff8472);
+
+// Transmitter / media interface technology name (CMIS byte 212; SFF-8636
+// byte 147 bits 7-4 share codes 0-Fh). "" for unknown codes.
+std::string_view mediaTechnologyName(std::uint8_t code);
+
 // Host electrical interface ID, SFF-8024 rev 4.11 Table 4-5.
 const InterfaceInfo* hostInterface(std::uint8_t id);
 

@@ -16,7 +16,12 @@ constexpr std::size_t kA0GbeCompliance = 6;    // Table 5-3: Ethernet compliance
 constexpr std::size_t kA0CableTech = 8;        // Table 5-3: bit 2 passive cable, bit 3 active cable
 constexpr std::size_t kA0Encoding = 11;        // SFF-8024 Table 4-2
 constexpr std::size_t kA0NominalRate = 12;     // 100 MBd units; 0xFF: see byte 66
+constexpr std::size_t kA0LengthSmfKm = 14;     // link lengths: SMF km, SMF 100 m, OM2 10 m, OM1 10 m,
+constexpr std::size_t kA0LengthSmf = 15;       // OM4 10 m (byte 18, or copper m on cables), OM3 10 m
+constexpr std::size_t kA0LengthOm2 = 16;
+constexpr std::size_t kA0LengthOm1 = 17;
 constexpr std::size_t kA0LengthCopper = 18;    // copper / active cable length, m
+constexpr std::size_t kA0LengthOm3 = 19;
 constexpr std::size_t kA0VendorName = 20;      // 20-35, ASCII
 constexpr std::size_t kA0ExtCompliance = 36;   // SFF-8024 Table 4-4
 constexpr std::size_t kA0VendorOui = 37;       // 37-39
@@ -161,7 +166,16 @@ void decodeIdentity(const PageWindow& a0, ModuleIdentity& id) {
   if (!id.lane_rate_gbps) {
     id.lane_rate_gbps = laneRateFromSignallingRate(a0.u8(kA0NominalRate), a0.u8(kA0MaxRate), /*with_1g=*/true);
   }
+  id.nominal_signalling_rate_gbaud = signallingRateGbaud(a0.u8(kA0NominalRate), a0.u8(kA0MaxRate));
+  LinkLengths& len = id.link_lengths;
+  len.smf_m = lengthMetres(a0.u8(kA0LengthSmf), 100);
+  if (!len.smf_m) len.smf_m = lengthMetres(a0.u8(kA0LengthSmfKm), 1000);
+  len.om2_m = lengthMetres(a0.u8(kA0LengthOm2), 10);
+  len.om1_m = lengthMetres(a0.u8(kA0LengthOm1), 10);
+  if (!passive && !active) len.om4_m = lengthMetres(a0.u8(kA0LengthCopper), 10);
+  len.om3_m = lengthMetres(a0.u8(kA0LengthOm3), 10);
   const auto encoding = a0.u8(kA0Encoding);
+  setText(id.encoding, encoding ? encodingName(*encoding, /*sff8472=*/true) : std::string_view{});
   if (encoding && *encoding == 0x08) {  // SFF-8024 Table 4-2: PAM4
     id.modulation = Modulation::kPam4;
   } else if (id.lane_rate_gbps) {

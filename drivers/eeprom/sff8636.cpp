@@ -31,6 +31,10 @@ constexpr std::size_t kConnector = 130;      // SFF-8024 Table 4-3
 constexpr std::size_t kCompliance = 131;     // Table 6-16 (bytes 131-138): bit 7 extended, 6-0 10/40G codes
 constexpr std::size_t kEncoding = 139;       // SFF-8024 Table 4-2
 constexpr std::size_t kNominalRate = 140;    // 100 MBd; 0xFF: byte 222
+constexpr std::size_t kLengthSmfKm = 142;    // link lengths: SMF km, OM3 2 m, OM2 m, OM1 m,
+constexpr std::size_t kLengthOm3 = 143;      // OM4 2 m (byte 146, or copper m on cables)
+constexpr std::size_t kLengthOm2 = 144;
+constexpr std::size_t kLengthOm1 = 145;
 constexpr std::size_t kLengthCopper = 146;   // cable assembly length, m
 constexpr std::size_t kDeviceTech = 147;     // Table 6-18: bits 7-4 transmitter technology
 constexpr std::size_t kVendorName = 148;     // 148-163
@@ -127,6 +131,15 @@ void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
   if (!id.lane_rate_gbps) {
     id.lane_rate_gbps = laneRateFromSignallingRate(w.u8(kNominalRate), w.u8(kExtendedRate), /*with_1g=*/false);
   }
+  id.nominal_signalling_rate_gbaud = signallingRateGbaud(w.u8(kNominalRate), w.u8(kExtendedRate));
+  if (auto enc = w.u8(kEncoding)) setText(id.encoding, encodingName(*enc, /*sff8472=*/false));
+  LinkLengths& len = id.link_lengths;
+  len.smf_m = lengthMetres(w.u8(kLengthSmfKm), 1000);
+  len.om3_m = lengthMetres(w.u8(kLengthOm3), 2);
+  len.om2_m = lengthMetres(w.u8(kLengthOm2), 1);
+  len.om1_m = lengthMetres(w.u8(kLengthOm1), 1);
+  if (!copper && !id.cable_length_m) len.om4_m = lengthMetres(w.u8(kLengthCopper), 2);
+  setText(id.media_technology, tech ? mediaTechnologyName(tx_tech) : std::string_view{});
   if (auto enc = w.u8(kEncoding); enc && *enc == 0x08) {
     id.modulation = Modulation::kPam4;
   } else if (id.modulation == Modulation::kUnknown && id.lane_rate_gbps) {
@@ -140,7 +153,8 @@ void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
     if ((*ext_id & 3) != 0) cls = 4 + (*ext_id & 3);
     if (bit(*ext_id, 5)) {
       cls = 8;
-      if (auto p8 = w.u8(kPowerClass8)) id.max_power_watts = *p8 * 0.1;
+      // Byte 107 = 0: the module gives no class 8 figure (not 0 W).
+      if (auto p8 = w.u8(kPowerClass8); p8 && *p8 != 0) id.max_power_watts = *p8 * 0.1;
     } else {
       id.max_power_watts = kWatts[cls - 1];
     }

@@ -1,6 +1,7 @@
 #include "drivers/replay/fec_sequence.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 
 namespace opticsd::replay {
@@ -88,6 +89,13 @@ Result<std::vector<FecStep>> parseFecSequence(std::string_view text) {
         auto parsed = toU64(value);
         if (!parsed || *parsed == 0 || *parsed > 64) return bad();
         step.link.lanes = static_cast<std::uint16_t>(*parsed);
+      } else if (key == "time_ms") {
+        auto parsed = toU64(value);
+        if (!parsed || *parsed > static_cast<std::uint64_t>(INT64_MAX)) return bad();
+        if (!steps.empty() && steps.back().time_ms && static_cast<std::int64_t>(*parsed) < *steps.back().time_ms) {
+          return fail(where + "time_ms " + std::string(value) + " is before the previous step's");
+        }
+        step.time_ms = static_cast<std::int64_t>(*parsed);
       } else if (key == "up") {
         if (value != "0" && value != "1") return bad();
         step.link.up = value == "1";

@@ -8,6 +8,8 @@
 //
 // A key left out of a line is "not reported" at that step. Pure functions.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +22,9 @@ namespace opticsd::replay {
 struct FecStep {
   FecCounters fec;
   LinkState link;
+  // `time_ms=`: when the step was read, in ms from any fixed origin (never
+  // decreasing along the file); the replay stamps Samples with it.
+  std::optional<std::int64_t> time_ms{};
 };
 
 // Errors name the line and the key.

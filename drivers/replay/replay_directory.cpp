@@ -133,6 +133,21 @@ ethtool::PortReading readingAt(const ReplayPort& port, std::size_t step) {
   return reading;
 }
 
+std::optional<std::int64_t> captureTimeMs(const ReplayDirectory& directory, std::size_t step) {
+  for (const auto& port : directory.ports) {
+    if (port.fec.empty() || !port.fec.back().time_ms) continue;
+    const std::size_t last = port.fec.size() - 1;
+    if (step <= last) {
+      if (port.fec[step].time_ms) return port.fec[step].time_ms;
+      continue;
+    }
+    const std::int64_t interval =
+        last > 0 && port.fec[last - 1].time_ms ? *port.fec[last].time_ms - *port.fec[last - 1].time_ms : 0;
+    return *port.fec[last].time_ms + static_cast<std::int64_t>(step - last) * interval;
+  }
+  return std::nullopt;
+}
+
 Result<void> writeCapturePort(const std::filesystem::path& directory, const ethtool::PortReading& first,
                               const std::vector<FecStep>& steps) {
   std::error_code ec;

@@ -48,6 +48,11 @@ Result<ReplayDirectory> loadReplayDirectory(const std::filesystem::path& directo
 // repeats once the sequence ends).
 ethtool::PortReading readingAt(const ReplayPort& port, std::size_t step);
 
+// The capture's time of `step` (fec.seq `time_ms=`, from the first port
+// that has one): past the end of the sequence it advances by the sequence's
+// last interval. None when no sequence carries times.
+std::optional<std::int64_t> captureTimeMs(const ReplayDirectory& directory, std::size_t step);
+
 // Writes one port's capture: module.dump (when a module is present) and,
 // when any step has counters, fec.seq with one line per step.
 Result<void> writeCapturePort(const std::filesystem::path& directory, const ethtool::PortReading& first,

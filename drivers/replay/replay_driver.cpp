@@ -5,11 +5,20 @@
 
 namespace opticsd::replay {
 
-ReplayDriver::ReplayDriver(std::string target, boost::asio::io_context* io, ReplayDirectory directory)
-    : target_(std::move(target)), io_(io), directory_(std::move(directory)) {}
+ReplayDriver::ReplayDriver(std::string target, boost::asio::io_context* io, ReplayDirectory directory,
+                           std::optional<std::int64_t> step_interval_ms)
+    : target_(std::move(target)), io_(io), directory_(std::move(directory)), step_interval_ms_(step_interval_ms) {}
 
 PollResult ReplayDriver::step(std::int64_t now_ms) {
   PollResult result;
+  if (!first_ms_) first_ms_ = now_ms;
+  if (const auto t = captureTimeMs(directory_, step_)) {
+    // The capture's own times, from the first poll: a replay polled at any
+    // interval shows the rules the intervals it was captured with.
+    now_ms = *first_ms_ + (*t - captureTimeMs(directory_, 0).value_or(*t));
+  } else if (step_interval_ms_) {
+    now_ms = *first_ms_ + static_cast<std::int64_t>(step_) * *step_interval_ms_;
+  }
   for (const auto& port : directory_.ports) {
     auto reading = readingAt(port, step_);
     if (!reading.module_present && reading.fec.empty() && !reading.link.up) continue;  // an emptied cage
@@ -30,6 +39,14 @@ void ReplayDriver::poll(std::int64_t now_ms, Done done) {
 
 std::unique_ptr<Driver> createReplayDriver(const DriverContext& context, OptionReader& options) {
   const auto directory = options.requiredString("directory");
+  std::optional<std::int64_t> step_interval_ms;
+  if (auto d = options.optionalDuration("step_interval")) {
+    if (*d < std::chrono::seconds(1) || *d > std::chrono::hours(24)) {
+      options.error("step_interval", "expected 1s to 24h");
+    } else {
+      step_interval_ms = d->count();
+    }
+  }
   // Unknown keys are rejected by the caller, which also reads name, driver, interval.
   if (!options.valid()) return nullptr;
   std::filesystem::path path(directory);
@@ -41,7 +58,7 @@ std::unique_ptr<Driver> createReplayDriver(const DriverContext& context, OptionR
     options.error("directory", loaded.error().message);
     return nullptr;
   }
-  return std::make_unique<ReplayDriver>(context.target_name, context.io, std::move(*loaded));
+  return std::make_unique<ReplayDriver>(context.target_name, context.io, std::move(*loaded), step_interval_ms);
 }
 
 }  // namespace opticsd::replay

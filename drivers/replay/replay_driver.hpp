@@ -6,12 +6,19 @@
 //
 // Target options:
 //   directory: /path/to/capture   (required)
+//   step_interval: 30s            (optional) the capture's own poll interval:
+//     Samples are stamped first-poll-time + step x step_interval, not with the
+//     scheduler's clock, so a capture polled every second exercises a 30-minute
+//     trend window in a minute, deterministically.
+//   fec.seq lines with time_ms= (README.md): each step's own capture time,
+//     which wins over step_interval.
 //
 // Threads: created, polled and destroyed on the io_context thread; `done`
 // is posted to the io_context (never called from inside poll()).
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "drivers/driver.hpp"
@@ -24,7 +31,9 @@ namespace opticsd::replay {
 class ReplayDriver : public Driver {
  public:
   // `io` null: poll() answers synchronously (tests, validation).
-  ReplayDriver(std::string target, boost::asio::io_context* io, ReplayDirectory directory);
+  // `step_interval_ms` set: Sample times from the capture (see above).
+  ReplayDriver(std::string target, boost::asio::io_context* io, ReplayDirectory directory,
+               std::optional<std::int64_t> step_interval_ms = std::nullopt);
 
   void poll(std::int64_t now_ms, Done done) override;
 
@@ -37,6 +46,8 @@ class ReplayDriver : public Driver {
   boost::asio::io_context* io_;
   ReplayDirectory directory_;
   std::size_t step_ = 0;
+  std::optional<std::int64_t> step_interval_ms_;
+  std::optional<std::int64_t> first_ms_;  // the first poll's time, with step_interval
 };
 
 std::unique_ptr<Driver> createReplayDriver(const DriverContext& context, OptionReader& options);

@@ -119,6 +119,13 @@ std::optional<SimSwitchConfig> readSimOptions(const std::string& target_name, Op
   if (auto epoch = options.optionalInt("epoch_ms", 0, std::numeric_limits<std::int64_t>::max() / 2)) {
     config.epoch_ms = *epoch;
   }
+  if (auto env = options.optionalString("environment")) {
+    if (*env == "realistic" || *env == "quiet") {
+      config.environment.enabled = *env == "realistic";
+    } else {
+      options.error("environment", "unknown environment '" + *env + "' (expected realistic or quiet)");
+    }
+  }
   if (auto list = options.raw("scenarios")) {
     if (!list->IsSequence()) {
       options.error("scenarios", "expected a list of {scenario, port, lane, onset, ramp}");

@@ -39,6 +39,9 @@ enum Salt : std::uint64_t {
   kSaltNoiseTemperature,
   kSaltNoiseVcc,
   kSaltNoiseLaserTemperature,
+  kSaltJobGain,
+  kSaltRxDrift,
+  kSaltBerWander,
 };
 
 constexpr std::int64_t kNoiseBucketMs = 1000;  // values hold still within a second
@@ -243,7 +246,31 @@ double SimSwitch::temperatureTruth(int port_index, std::int64_t now_ms, const Ef
   // A slow, small daily-life wobble (airflow, load): 0.5 C over 6 h.
   const double phase = 2.0 * std::numbers::pi * unitInterval(hashKey(seed, kSaltTemperaturePhase, port_index));
   const double wobble = 0.5 * std::sin(2.0 * std::numbers::pi * static_cast<double>(now_ms) / 21'600'000.0 + phase);
-  return base + wobble + fx.temperature_rise_c;
+  return base + wobble + environmentTemperatureC(port_index, now_ms) + fx.temperature_rise_c;
+}
+
+// The room and the switch's job, each module with its own share of the job's heat.
+double SimSwitch::environmentTemperatureC(int port_index, std::int64_t now_ms) const {
+  const SimEnvironment& env = config_.environment;
+  if (!env.enabled) return 0;
+  const double gain = 0.85 + 0.15 * unitInterval(hashKey(config_.seed, kSaltJobGain, port_index));
+  return roomOffsetC(env, config_.seed, now_ms) + gain * env.job_rise_c * jobHeatFraction(env, config_.seed, now_ms);
+}
+
+SimSwitch::LaneTruth SimSwitch::laneAt(int port_index, int lane_index, const Effects& fx, std::int64_t now_ms) const {
+  LaneTruth t = laneTruth(port_index, lane_index, fx);
+  const SimEnvironment& env = config_.environment;
+  if (!env.enabled) return t;
+  const auto key = [&](Salt salt) { return hashKey(config_.seed, salt, port_index, lane_index); };
+  // The laser's bias follows the case temperature (APC loop), as in a runaway.
+  t.bias_ma *= 1.0 + kBiasPerDegree * environmentTemperatureC(port_index, now_ms);
+  t.rx_dbm += ar1At(key(kSaltRxDrift), now_ms, env.rx_drift_step_ms, env.rx_drift_phi, env.rx_drift_sigma_db);
+  if (t.ber) {
+    const double wander =
+        ar1At(key(kSaltBerWander), now_ms, env.ber_wander_step_ms, env.ber_wander_phi, env.ber_wander_sigma_decades);
+    t.ber = std::min(0.5, *t.ber * std::pow(10.0, wander));
+  }
+  return t;
 }
 
 bool SimSwitch::anyLos(int port_index, const Effects& fx) const {
@@ -395,15 +422,15 @@ std::optional<double> SimSwitch::truthAt(int port_index, int lane, TruthSignal s
   };
   switch (signal) {
     case TruthSignal::kTxBiasMilliamperes:
-      return laneTruth(port_index, lane - 1, fx).bias_ma;
+      return laneAt(port_index, lane - 1, fx, now_ms).bias_ma;
     case TruthSignal::kTxPowerDbm:
-      return laneTruth(port_index, lane - 1, fx).tx_dbm;
+      return laneAt(port_index, lane - 1, fx, now_ms).tx_dbm;
     case TruthSignal::kRxPowerDbm:
-      return laneTruth(port_index, lane - 1, fx).rx_dbm;
+      return laneAt(port_index, lane - 1, fx, now_ms).rx_dbm;
     case TruthSignal::kFarEndRxPowerDbm:
-      return laneTruth(port_index, lane - 1, fx).far_rx_dbm;
+      return laneAt(port_index, lane - 1, fx, now_ms).far_rx_dbm;
     case TruthSignal::kPreFecBerRatio:
-      return laneTruth(port_index, lane - 1, fx).ber;
+      return laneAt(port_index, lane - 1, fx, now_ms).ber;
     case TruthSignal::kTemperatureCelsius:
       return temperatureTruth(port_index, now_ms, fx);
     case TruthSignal::kLinkDownEventsTotal:
@@ -493,7 +520,13 @@ Sample SimSwitch::sampleAt(int port_index, std::int64_t now_ms) const {
   s.identity.date_code = buf;
 
   // Module level.
-  const double temperature = temperatureTruth(port_index, now_ms, fx) + 0.15 * noise(kSaltNoiseTemperature, 0);
+  const SimEnvironment& env = config_.environment;
+  // Read noise: bounded uniform in the quiet model, Gaussian-like with tails in the realistic one.
+  const auto read = [&](Salt salt, int lane, double quiet_bound, double sigma) {
+    return env.enabled ? sigma * normalNoise(hashKey(seed, salt, port_index, lane, bucket)) : quiet_bound * noise(salt, lane);
+  };
+  const double temperature =
+      temperatureTruth(port_index, now_ms, fx) + read(kSaltNoiseTemperature, 0, 0.15, env.temperature_read_sigma_c);
   const double vcc = 3.30 + 0.025 * unitNoise(hashKey(seed, kSaltVcc, port_index)) + 0.004 * noise(kSaltNoiseVcc, 0);
   s.module.set(ModuleMetric::kTemperatureCelsius, temperature);
   s.module.set(ModuleMetric::kSupplyVoltageVolts, vcc);
@@ -512,12 +545,12 @@ Sample SimSwitch::sampleAt(int port_index, std::int64_t now_ms) const {
   int ber_lanes = 0;
   s.lanes.resize(static_cast<std::size_t>(lanes_));
   for (int l = 0; l < lanes_; ++l) {
-    const LaneTruth t = laneTruth(port_index, l, fx);
+    const LaneTruth t = laneAt(port_index, l, fx, now_ms);
     Lane& lane = s.lanes[static_cast<std::size_t>(l)];
     lane.number = static_cast<std::uint16_t>(l + 1);
     const double bias = t.bias_ma + 0.03 * p.bias_ma / 7.5 * noise(kSaltNoiseBias, l);
     const OpticalPower tx = opticalPowerFromDbm(t.tx_dbm + 0.05 * noise(kSaltNoiseTx, l));
-    const OpticalPower rx = opticalPowerFromDbm(t.rx_dbm + 0.05 * noise(kSaltNoiseRx, l));
+    const OpticalPower rx = opticalPowerFromDbm(t.rx_dbm + read(kSaltNoiseRx, l, 0.05, env.rx_read_sigma_db));
     lane.values.set(LaneMetric::kTxBiasMilliamperes, bias);
     lane.values.set(LaneMetric::kTxPowerDbm, tx.dbm);
     lane.values.set(LaneMetric::kRxPowerDbm, rx.dbm);

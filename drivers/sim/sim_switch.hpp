@@ -18,6 +18,7 @@
 
 #include "drivers/result.hpp"
 #include "drivers/sample.hpp"
+#include "drivers/sim/environment.hpp"
 #include "drivers/sim/module_profile.hpp"
 #include "drivers/sim/scenario.hpp"
 
@@ -34,6 +35,7 @@ struct SimSwitchConfig {
   std::string port_prefix = "Ethernet";  // ports are <prefix>1 .. <prefix>N
   std::optional<std::int64_t> epoch_ms;  // unset: the first poll's time (driver)
   std::vector<ScenarioSpec> scenarios;
+  SimEnvironment environment;  // room, jobs, drift, wander, read noise
 };
 
 // Noise-free quantities behind a Sample. Lane signals take a 1-based lane;
@@ -124,6 +126,10 @@ class SimSwitch {
   const PortScenarios* findScenarios(int port_index) const;
   Effects effectsAt(const PortScenarios* ps, std::int64_t since_epoch_ms) const;
   LaneTruth laneTruth(int port_index, int lane_index, const Effects& fx) const;
+  // laneTruth with the environment at `now_ms`: what the lane really carries
+  // then (the FEC counters integrate laneTruth, the mean).
+  LaneTruth laneAt(int port_index, int lane_index, const Effects& fx, std::int64_t now_ms) const;
+  double environmentTemperatureC(int port_index, std::int64_t now_ms) const;
   double temperatureTruth(int port_index, std::int64_t now_ms, const Effects& fx) const;
   bool anyLos(int port_index, const Effects& fx) const;
   Counters ratesAt(int port_index, const Effects& fx) const;

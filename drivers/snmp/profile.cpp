@@ -1,7 +1,10 @@
 #include "drivers/snmp/profile.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -10,6 +13,36 @@
 
 namespace opticsd::snmp {
 namespace {
+
+// "cmmTrans{1}.{2}" -> pieces {"cmmTrans", ".", ""}, arcs {1, 2}. Braces only
+// as placeholders of an index arc 1..16; at least one placeholder, so that two
+// rows never share a name by accident.
+tl::expected<std::pair<std::vector<std::string>, std::vector<std::uint32_t>>, std::string> parseIndexTemplate(
+    const std::string& text) {
+  std::vector<std::string> pieces{std::string()};
+  std::vector<std::uint32_t> arcs;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '}') return tl::unexpected(std::string("'}' without '{'"));
+    if (c != '{') {
+      pieces.back() += c;
+      continue;
+    }
+    const auto close = text.find('}', i);
+    if (close == std::string::npos) return tl::unexpected(std::string("'{' without '}'"));
+    const std::string digits = text.substr(i + 1, close - i - 1);
+    if (digits.empty() || digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string::npos) {
+      return tl::unexpected("'{" + digits + "}' is not an index arc number");
+    }
+    const auto arc = static_cast<std::uint32_t>(std::stoul(digits));
+    if (arc < 1 || arc > 16) return tl::unexpected("index arc " + digits + " is outside 1..16");
+    arcs.push_back(arc);
+    pieces.emplace_back();
+    i = close;
+  }
+  if (arcs.empty()) return tl::unexpected(std::string("needs at least one {N} (an index arc)"));
+  return std::make_pair(std::move(pieces), std::move(arcs));
+}
 
 struct MetricNameRow {
   std::string_view name;
@@ -121,6 +154,47 @@ class Reader {
     }
   }
 
+  // `absent: -1000.01` or `absent: [-1000.01, 65535]`
+  Result<Sentinels> sentinels(const YAML::Node& node) const {
+    Sentinels out;
+    auto one = [&](const YAML::Node& item) -> Result<void> {
+      double v = 0;
+      if (!item.IsScalar() || !YAML::convert<double>::decode(item, v) || !std::isfinite(v)) {
+        return failAt(item, "absent: expected a number or a list of numbers");
+      }
+      out.values.push_back(v);
+      return {};
+    };
+    if (node.IsSequence()) {
+      for (const auto& item : node) {
+        auto ok = one(item);
+        if (!ok) return tl::unexpected(ok.error());
+      }
+    } else {
+      auto ok = one(node);
+      if (!ok) return tl::unexpected(ok.error());
+    }
+    return out;
+  }
+
+  Result<std::vector<std::int64_t>> integers(const YAML::Node& node, std::string_view what, std::int64_t lo,
+                                             std::int64_t hi) const {
+    std::vector<std::int64_t> out;
+    if (node && node.IsSequence()) {
+      for (const auto& item : node) {
+        auto v = integer(item, what, lo, hi);
+        if (!v) return tl::unexpected(v.error());
+        out.push_back(*v);
+      }
+    } else {
+      auto v = integer(node, what, lo, hi);
+      if (!v) return tl::unexpected(v.error());
+      out.push_back(*v);
+    }
+    if (out.empty()) return failAt(node, std::string(what) + ": empty list");
+    return out;
+  }
+
   Result<MetricTarget> metric(const YAML::Node& node) const {
     auto text = string(node, "metric");
     if (!text) return tl::unexpected(text.error());
@@ -165,7 +239,7 @@ Result<EntitySensorSpec> parseEntitySensors(const Reader& r, const YAML::Node& n
   const auto sensors = node["sensors"];
   if (!sensors || !sensors.IsSequence() || sensors.size() == 0) return r.failAt(node, "sensors: expected a list");
   for (const auto& s : sensors) {
-    auto ok = r.onlyKeys(s, {"match", "metric", "type", "unit"});
+    auto ok = r.onlyKeys(s, {"match", "metric", "type", "unit", "absent"});
     if (!ok) return tl::unexpected(ok.error());
     SensorRule rule;
     OPTICSD_TRY(pattern, r.string(s["match"], "match"));
@@ -182,6 +256,10 @@ Result<EntitySensorSpec> parseEntitySensors(const Reader& r, const YAML::Node& n
     if (s["unit"]) {
       OPTICSD_TRY(unit, r.unit(s["unit"]));
       rule.unit = unit;
+    }
+    if (s["absent"]) {
+      OPTICSD_TRY(absent, r.sentinels(s["absent"]));
+      rule.absent = std::move(absent);
     }
     spec.sensors.push_back(std::move(rule));
   }
@@ -275,7 +353,7 @@ Result<EntitySensorSpec> parseEntitySensors(const Reader& r, const YAML::Node& n
 }
 
 Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
-  auto keys = r.onlyKeys(node, {"name", "entry", "port_arc", "lane_arc", "lane_base", "columns"});
+  auto keys = r.onlyKeys(node, {"name", "entry", "port_arc", "lane_arc", "lane_base", "skip_rows", "port", "columns"});
   if (!keys) return tl::unexpected(keys.error());
   TableSpec table;
   OPTICSD_TRY(name, r.string(node["name"], "name"));
@@ -294,10 +372,76 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
     OPTICSD_TRY(base, r.integer(node["lane_base"], "lane_base", 0, 1));
     table.lane_base = static_cast<int>(base);
   }
+  if (const auto port = node["port"]) {
+    auto ok = r.onlyKeys(port, {"if_index_column", "name_column", "entity_index", "index_template", "pattern"});
+    if (!ok) return tl::unexpected(ok.error());
+    int given = (port["if_index_column"] ? 1 : 0) + (port["name_column"] ? 1 : 0) + (port["entity_index"] ? 1 : 0) +
+                (port["index_template"] ? 1 : 0);
+    if (given != 1) {
+      return r.failAt(port, "port: give one of if_index_column, name_column, entity_index, index_template");
+    }
+    if (port["if_index_column"]) {
+      OPTICSD_TRY(col, r.integer(port["if_index_column"], "port.if_index_column", 1, 100000));
+      table.port.from = TablePortSpec::From::kIfIndexColumn;
+      table.port.column = static_cast<std::uint32_t>(col);
+    } else if (port["name_column"]) {
+      OPTICSD_TRY(col, r.integer(port["name_column"], "port.name_column", 1, 100000));
+      table.port.from = TablePortSpec::From::kNameColumn;
+      table.port.column = static_cast<std::uint32_t>(col);
+    } else if (port["index_template"]) {
+      OPTICSD_TRY(text, r.string(port["index_template"], "port.index_template"));
+      auto parsed = parseIndexTemplate(text);
+      if (!parsed) return r.failAt(port["index_template"], "port.index_template: " + parsed.error());
+      table.port.from = TablePortSpec::From::kIndexTemplate;
+      table.port.template_pieces = std::move(parsed->first);
+      table.port.template_arcs = std::move(parsed->second);
+    } else {
+      OPTICSD_TRY(flag, r.string(port["entity_index"], "port.entity_index"));
+      if (flag != "true") return r.failAt(port["entity_index"], "port.entity_index: expected true");
+      table.port.from = TablePortSpec::From::kEntityArc;
+    }
+    if (port["pattern"]) {
+      if (table.port.from != TablePortSpec::From::kNameColumn) {
+        return r.failAt(port["pattern"], "port.pattern: only with name_column");
+      }
+      OPTICSD_TRY(text, r.string(port["pattern"], "port.pattern"));
+      OPTICSD_TRY(re, r.regex(port["pattern"], "port.pattern"));
+      if (re.mark_count() < 1) return r.failAt(port["pattern"], "port.pattern: needs a capture group for the port");
+      table.port.pattern = std::move(re);
+      table.port.pattern_text = text;
+    }
+  }
+  if (const auto skips = node["skip_rows"]) {
+    if (!skips.IsSequence()) return r.failAt(skips, "skip_rows: expected a list");
+    for (const auto& k : skips) {
+      auto ok = r.onlyKeys(k, {"all_zero", "column", "equals", "not_equals"});
+      if (!ok) return tl::unexpected(ok.error());
+      RowSkip skip;
+      if (k["all_zero"]) {
+        if (k["column"] || k["equals"] || k["not_equals"]) {
+          return r.failAt(k, "skip_rows: all_zero stands alone (a list of columns)");
+        }
+        OPTICSD_TRY(cols, r.integers(k["all_zero"], "all_zero", 1, 100000));
+        for (auto c : cols) skip.columns.push_back(static_cast<std::uint32_t>(c));
+        skip.kind = RowSkip::Kind::kAllZero;
+      } else {
+        OPTICSD_TRY(col, r.integer(k["column"], "skip_rows.column", 1, 100000));
+        skip.columns.push_back(static_cast<std::uint32_t>(col));
+        if (!!k["equals"] == !!k["not_equals"]) return r.failAt(k, "skip_rows: give equals or not_equals");
+        skip.kind = k["equals"] ? RowSkip::Kind::kEquals : RowSkip::Kind::kNotEquals;
+        OPTICSD_TRY(values, r.integers(k["equals"] ? k["equals"] : k["not_equals"], "skip_rows value",
+                                       std::numeric_limits<std::int64_t>::min(),
+                                       std::numeric_limits<std::int64_t>::max()));
+        skip.values = std::move(values);
+      }
+      table.skip_rows.push_back(std::move(skip));
+    }
+  }
   const auto columns = node["columns"];
   if (!columns || !columns.IsSequence() || columns.size() == 0) return r.failAt(node, "columns: expected a list");
   for (const auto& c : columns) {
-    auto ok = r.onlyKeys(c, {"column", "metric", "threshold", "divisor", "unit", "precision_column", "scale_column"});
+    auto ok = r.onlyKeys(c, {"column", "metric", "threshold", "divisor", "unit", "precision_column", "scale_column",
+                             "exponent_column", "exponent_sign", "format", "absent", "lane"});
     if (!ok) return tl::unexpected(ok.error());
     ColumnRule rule;
     OPTICSD_TRY(col, r.integer(c["column"], "column", 1, 100000));
@@ -329,6 +473,39 @@ Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
       OPTICSD_TRY(sc, r.integer(c["scale_column"], "scale_column", 1, 100000));
       rule.scale_column = static_cast<std::uint32_t>(sc);
     }
+    if (c["exponent_column"]) {
+      OPTICSD_TRY(ec, r.integer(c["exponent_column"], "exponent_column", 1, 100000));
+      rule.exponent_column = static_cast<std::uint32_t>(ec);
+    }
+    if (c["exponent_sign"]) {
+      if (!rule.exponent_column) return r.failAt(c["exponent_sign"], "exponent_sign: only with exponent_column");
+      OPTICSD_TRY(sign, r.integer(c["exponent_sign"], "exponent_sign", -1, 1));
+      if (sign == 0) return r.failAt(c["exponent_sign"], "exponent_sign: expected 1 or -1");
+      rule.exponent_sign = static_cast<int>(sign);
+    }
+    if (c["format"]) {
+      OPTICSD_TRY(format, r.string(c["format"], "format"));
+      if (format == "integer") {
+        rule.format = ValueFormat::kInteger;
+      } else if (format == "text") {
+        rule.format = ValueFormat::kText;
+      } else if (format == "float32") {
+        rule.format = ValueFormat::kFloat32;
+      } else {
+        return r.failAt(c["format"], "format: expected integer, text or float32");
+      }
+      if (metric.isCounter() && rule.format != ValueFormat::kInteger) {
+        return r.failAt(c["format"], "format: counters are integers");
+      }
+    }
+    if (c["absent"]) {
+      OPTICSD_TRY(absent, r.sentinels(c["absent"]));
+      rule.absent = std::move(absent);
+    }
+    if (c["lane"]) {
+      OPTICSD_TRY(lane, r.integer(c["lane"], "lane", 1, 64));
+      rule.lane = static_cast<std::uint16_t>(lane);
+    }
     table.columns.push_back(rule);
   }
   return table;
@@ -340,13 +517,23 @@ Result<MetricTarget> parseMetricName(std::string_view name) {
   for (const auto& row : kMetricNames) {
     if (row.name == name) return row.target;
   }
-  return fail("unknown metric '" + std::string(name) + "'");
+  // Every other catalogue value by its full name (drivers/measurement.hpp),
+  // e.g. q_factor_decibels or osnr_decibels: module values first, then lane.
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    if (kModuleMetricInfo[i].key == name) return moduleMetric(static_cast<ModuleMetric>(i));
+  }
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+    if (kLaneMetricInfo[i].key == name) return laneMetric(static_cast<LaneMetric>(i));
+  }
+  return fail("unknown metric '" + std::string(name) + "' (see schemas/snmp-profiles/README.md)");
 }
 
 std::string_view metricName(const MetricTarget& target) {
   for (const auto& row : kMetricNames) {
     if (sameTarget(row.target, target)) return row.name;
   }
+  if (target.kind == MetricTarget::Kind::kModule) return info(target.module).key;
+  if (target.kind == MetricTarget::Kind::kLane) return info(target.lane).key;
   return "unknown";
 }
 
@@ -367,7 +554,7 @@ Result<Profile> loadProfile(std::string_view yaml_text, std::string source) {
   }
   try {
     if (!root.IsMap()) return r.failAt(root, "a profile is a mapping");
-    auto keys = r.onlyKeys(root, {"name", "description", "sys_object_id", "entity_sensors", "tables"});
+    auto keys = r.onlyKeys(root, {"name", "description", "extends", "sys_object_id", "entity_sensors", "tables"});
     if (!keys) return tl::unexpected(keys.error());
     Profile profile;
     profile.source = source;
@@ -402,13 +589,37 @@ Result<Profile> loadProfile(std::string_view yaml_text, std::string source) {
         profile.tables.push_back(std::move(table));
       }
     }
-    if (!profile.entity_sensors && profile.tables.empty()) {
-      return r.failAt(root, "a profile needs entity_sensors or tables");
+    if (root["extends"]) {
+      OPTICSD_TRY(base, r.string(root["extends"], "extends"));
+      if (base.empty() || base == profile.name) return r.failAt(root["extends"], "extends: names no other profile");
+      profile.extends = base;
+    }
+    if (!profile.entity_sensors && profile.tables.empty() && profile.extends.empty()) {
+      return r.failAt(root, "a profile needs entity_sensors or tables (or extends)");
     }
     return profile;
   } catch (const YAML::Exception& e) {
     return fail(source + ": " + e.what());
   }
+}
+
+Profile extendProfile(const Profile& base, const Profile& child) {
+  Profile out = base;
+  out.name = child.name;
+  out.source = child.source + " (extends " + base.name + " from " + base.source + ")";
+  out.extends.clear();
+  out.sys_object_ids = child.sys_object_ids;
+  if (!child.description.empty()) out.description = child.description;
+  if (child.entity_sensors) out.entity_sensors = child.entity_sensors;
+  for (const auto& table : child.tables) {
+    auto same = std::find_if(out.tables.begin(), out.tables.end(), [&](const TableSpec& t) { return t.name == table.name; });
+    if (same != out.tables.end()) {
+      *same = table;
+    } else {
+      out.tables.push_back(table);
+    }
+  }
+  return out;
 }
 
 Result<Profile> loadProfileFile(const std::string& path) {

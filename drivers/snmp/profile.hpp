@@ -6,6 +6,7 @@
 //
 // A Profile is immutable after loading and may be shared between drivers.
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -53,6 +54,25 @@ Result<ValueUnit> parseValueUnit(std::string_view name);
 
 enum class ThresholdKind : std::uint8_t { kHighAlarm, kHighWarning, kLowWarning, kLowAlarm };
 
+// How a table cell holds its number.
+enum class ValueFormat : std::uint8_t {
+  kInteger,  // INTEGER, Gauge32, Counter32 ... (the default)
+  kText,     // an OCTET STRING holding a decimal number, units after it allowed ("-2.35 dBm")
+  kFloat32,  // IEEE 754 single precision: the 32 bits as an unsigned integer, or 4 octets big-endian
+};
+
+// Raw values a vendor uses for "not reported" (OcNOS -1000.01, 0xFFFF ...):
+// compared with the number as the agent sent it, before any divisor or scale.
+struct Sentinels {
+  std::vector<double> values;
+  bool matches(double raw) const {
+    for (double v : values) {
+      if (raw == v || (v != 0 && std::abs(raw - v) <= std::abs(v) * 1e-9)) return true;
+    }
+    return false;
+  }
+};
+
 // One ENTITY-SENSOR row class, recognised by a regular expression on the
 // sensor's entity description (and optionally its data type).
 struct SensorRule {
@@ -61,6 +81,7 @@ struct SensorRule {
   std::optional<int> sensor_type;  // EntitySensorDataType, RFC 3433 (14 = dBm, CISCO-ENTITY-SENSOR-MIB)
   MetricTarget metric;
   ValueUnit unit = ValueUnit::kAuto;
+  Sentinels absent;  // raw sensor values that mean "not reported"
 };
 
 struct EntitySensorSpec {
@@ -101,14 +122,52 @@ struct ColumnRule {
   ValueUnit unit = ValueUnit::kNative;
   std::uint32_t precision_column = 0;  // per-row precision (value x 10^-p), 0 = none
   std::uint32_t scale_column = 0;      // per-row ENTITY-SENSOR style scale code, 0 = none
+  // Mantissa/exponent pairs (OTN BER): value x 10^(exponent_sign x e), e from
+  // this column of the row; 0 = none. Juniper writes 10^-e, Cisco 10^e.
+  std::uint32_t exponent_column = 0;
+  int exponent_sign = 1;
+  ValueFormat format = ValueFormat::kInteger;
+  Sentinels absent;
+  std::uint16_t lane = 0;  // a fixed lane for this column (one column per lane), 0 = from lane_arc
+};
+
+// A row that describes no module (an empty cage, a port without diagnostics):
+// it yields no Sample and none of its columns count, thresholds included.
+struct RowSkip {
+  enum class Kind : std::uint8_t { kAllZero, kEquals, kNotEquals };
+  Kind kind = Kind::kAllZero;
+  std::vector<std::uint32_t> columns;  // kAllZero: every one is 0 or missing; else one column
+  std::vector<std::int64_t> values;    // kEquals / kNotEquals
+};
+
+// How a table row names its port. The default: the `port_arc` index arc is
+// an ifIndex, named by ifName (else ifDescr, else "ifIndex<N>").
+struct TablePortSpec {
+  enum class From : std::uint8_t {
+    kIfIndexArc,     // the index arc is an ifIndex
+    kIfIndexColumn,  // a column of the row holds the ifIndex (the index is the vendor's own port number)
+    kNameColumn,     // a column of the row holds the port's name (optionally cut by `pattern`)
+    kEntityArc,      // the index arc is an entPhysicalIndex: entAliasMapping -> ifName, else entPhysicalName
+    kIndexTemplate,  // a name made from index arcs (no map from the vendor's index to an ifIndex exists)
+  };
+  From from = From::kIfIndexArc;
+  std::uint32_t column = 0;  // kIfIndexColumn, kNameColumn
+  std::optional<std::regex> pattern;  // kNameColumn: group 1 = the name; no match skips the row
+  std::string pattern_text;
+  // kIndexTemplate: literal text, and the index arc number of each `{N}`
+  // placeholder between them (pieces.size() == arcs.size() + 1).
+  std::vector<std::string> template_pieces;
+  std::vector<std::uint32_t> template_arcs;
 };
 
 struct TableSpec {
   std::string name;
   Oid entry;
+  TablePortSpec port;
   std::uint32_t port_arc = 1;      // which index arc is the ifIndex (1-based)
   std::uint32_t lane_arc = 0;      // which index arc is the lane, 0 = none (lane 1)
   int lane_base = 1;
+  std::vector<RowSkip> skip_rows;
   std::vector<ColumnRule> columns;
 };
 
@@ -116,10 +175,19 @@ struct Profile {
   std::string name;
   std::string description;
   std::string source;  // file it came from
+  // `extends: NAME`: built on that profile (ProfileCatalog resolves it with
+  // extendProfile); empty once resolved or when not given.
+  std::string extends;
   std::vector<Oid> sys_object_ids;  // prefixes
   std::optional<EntitySensorSpec> entity_sensors;
   std::vector<TableSpec> tables;
 };
+
+// `child` (which names `base` in `extends`) on top of `base`: the child's
+// description and entity_sensors replace the base's when given; its tables
+// replace base tables of the same name and are added after the others.
+// sys_object_id is never inherited (two profiles would claim one device).
+Profile extendProfile(const Profile& base, const Profile& child);
 
 // Parses one profile document. `source` names it in errors ("file:line:col: ...").
 Result<Profile> loadProfile(std::string_view yaml_text, std::string source);

@@ -43,8 +43,34 @@ Result<std::shared_ptr<const ProfileCatalog>> ProfileCatalog::load(const std::ve
       catalog->add(std::make_shared<const Profile>(std::move(*profile)));
     }
   }
+  auto resolved = catalog->resolveExtends();
+  if (!resolved) return tl::unexpected(resolved.error());
   cache.emplace(dirs, catalog);
   return std::shared_ptr<const ProfileCatalog>(catalog);
+}
+
+Result<void> ProfileCatalog::resolveExtends() {
+  constexpr int kMaxDepth = 8;
+  for (int round = 0; round <= kMaxDepth; ++round) {
+    bool pending = false;
+    for (auto& profile : profiles_) {
+      if (profile->extends.empty()) continue;
+      auto base = byName(profile->extends);
+      if (!base) return fail(profile->source + ": extends '" + profile->extends + "', which no loaded profile is");
+      if (!base->extends.empty()) {  // its base first
+        pending = true;
+        continue;
+      }
+      profile = std::make_shared<const Profile>(extendProfile(*base, *profile));
+    }
+    if (!pending) return {};
+  }
+  for (const auto& profile : profiles_) {
+    if (!profile->extends.empty()) {
+      return fail(profile->source + ": extends '" + profile->extends + "': a loop, or more than 8 levels");
+    }
+  }
+  return {};
 }
 
 void ProfileCatalog::add(std::shared_ptr<const Profile> profile) {

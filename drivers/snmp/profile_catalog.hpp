@@ -32,6 +32,7 @@ class ProfileCatalog {
   const std::vector<std::shared_ptr<const Profile>>& profiles() const { return profiles_; }
 
  private:
+  Result<void> resolveExtends();  // every `extends:` replaced by the merged profile
   std::vector<std::shared_ptr<const Profile>> profiles_;
 };
 

@@ -1,7 +1,11 @@
 #include "drivers/snmp/profile_decoder.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -201,7 +205,7 @@ std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> ci
   return out;
 }
 
-void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& store, Layout& layout) {
+void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& store, Layout& layout, Trace* trace) {
   IssueList issues(layout.issues);
   std::map<std::string, std::uint32_t, std::less<>> slots;
   auto types = store.column(spec.sensor_entry, 1);
@@ -229,7 +233,10 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     if (index_span.size() != 1) continue;
     const std::uint32_t index = index_span[0];
     auto text = textAt(texts, index);
-    if (!text) continue;
+    if (!text) {
+      if (trace) trace->add("sensor " + std::to_string(index) + ": skipped, its entity has no text");
+      continue;
+    }
     auto type = type_vb.asInteger();
     if (!type) {
       issues.add("sensor " + std::to_string(index) + ": entPhySensorType is " + std::string(toString(type_vb.type)) +
@@ -244,7 +251,14 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
         break;
       }
     }
-    if (!rule) continue;  // not a transceiver sensor
+    if (!rule) {  // not a transceiver sensor
+      ++layout.sensors_unmatched;
+      if (trace) {
+        trace->add("sensor " + std::to_string(index) + " '" + *text + "' type " + std::to_string(*type) +
+                   ": no rule matches");
+      }
+      continue;
+    }
 
     const auto* scale_vb = scales.find(index);
     const auto* precision_vb = precisions.find(index);
@@ -319,6 +333,12 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     binding.factor = *scale * *digits;
     binding.port = portSlot(layout, slots, port);
     binding.lane = static_cast<std::uint16_t>(lane);
+    binding.absent = &rule->absent;
+    if (trace) {
+      trace->add("sensor " + std::to_string(index) + " '" + *text + "' type " + std::to_string(*type) + ": rule '" +
+                 rule->pattern + "' -> " + std::string(metricName(rule->metric)) + ", port " + port + ", lane " +
+                 std::to_string(lane));
+    }
 
     if (identity_done.size() <= binding.port) identity_done.resize(binding.port + 1, false);
     if (!identity_done[binding.port] && spec.identity != EntitySensorSpec::IdentityFrom::kNone) {
@@ -417,19 +437,179 @@ void setCounter(Sample& s, MetricTarget::Kind kind, std::uint64_t v) {
   }
 }
 
+// What one cell holds: a number, "not reported", or something unusable.
+struct Cell {
+  enum class Kind : std::uint8_t { kNumber, kAbsent, kBad };
+  Kind kind = Kind::kBad;
+  double raw = 0;
+  std::string why;  // kAbsent, kBad
+};
+
+// "-2.35 dBm", " 31.5 C": the leading decimal number; text without one is
+// the vendor's "N/A" and means not reported.
+Cell textNumber(const std::string& text) {
+  const char* begin = text.c_str();
+  while (*begin == ' ' || *begin == '\t') ++begin;
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(begin, &end);
+  if (end == begin || errno == ERANGE || !std::isfinite(v)) return {Cell::Kind::kAbsent, 0, "text '" + text + "' holds no number"};
+  return {Cell::Kind::kNumber, v, {}};
+}
+
+Cell cellValue(const Varbind& vb, ValueFormat format) {
+  switch (format) {
+    case ValueFormat::kInteger:
+      if (auto v = vb.asInteger()) return {Cell::Kind::kNumber, static_cast<double>(*v), {}};
+      return {Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected an integer"};
+    case ValueFormat::kText:
+      if (vb.type != VarType::kOctetString) return {Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected text"};
+      return textNumber(vb.asText().value_or(""));
+    case ValueFormat::kFloat32: {
+      std::uint32_t bits = 0;
+      if (vb.type == VarType::kOctetString && vb.text.size() == 4) {
+        for (unsigned char byte : vb.text) bits = (bits << 8) | byte;
+      } else if (auto v = vb.asInteger(); v && *v >= std::numeric_limits<std::int32_t>::min() && *v <= 0xFFFFFFFFll) {
+        bits = static_cast<std::uint32_t>(*v);
+      } else {
+        return {Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected 32 float bits"};
+      }
+      float f = 0;
+      std::memcpy(&f, &bits, sizeof f);
+      if (!std::isfinite(f)) return {Cell::Kind::kAbsent, 0, "float is not finite"};
+      return {Cell::Kind::kNumber, static_cast<double>(f), {}};
+    }
+  }
+  return {};
+}
+
+using RowIndex = std::vector<std::uint32_t>;
+
+// The rows a table's skip_rows rules call "no module", sorted.
+std::vector<RowIndex> skippedRows(const TableSpec& table, const VarbindStore& values, Trace* trace) {
+  std::vector<RowIndex> out;
+  for (const auto& rule : table.skip_rows) {
+    auto first = values.column(table.entry, rule.columns.front());
+    for (const auto& vb : first.rows()) {
+      auto index = first.indexOf(vb);
+      bool skip = false;
+      if (rule.kind == RowSkip::Kind::kAllZero) {
+        skip = true;
+        for (auto col : rule.columns) {
+          const auto* cell = col == rule.columns.front() ? &vb : values.column(table.entry, col).find(index);
+          if (cell && cell->asInteger().value_or(1) != 0) {
+            skip = false;
+            break;
+          }
+        }
+      } else {
+        auto v = vb.asInteger();
+        bool listed = v && std::find(rule.values.begin(), rule.values.end(), *v) != rule.values.end();
+        skip = rule.kind == RowSkip::Kind::kEquals ? listed : !listed;
+      }
+      if (!skip) continue;
+      if (trace) {
+        std::string cols;
+        for (auto col : rule.columns) cols += (cols.empty() ? "" : ",") + std::to_string(col);
+        trace->add(table.name + "." + indexText(index) + ": row skipped (no module): " +
+                   (rule.kind == RowSkip::Kind::kAllZero ? "all_zero " + cols
+                                                         : "column " + cols + " = " + std::to_string(vb.asInteger().value_or(0))));
+      }
+      out.emplace_back(index.begin(), index.end());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// The port a table row belongs to; empty when the row names none.
+std::string tablePort(const TableSpec& table, const Layout& layout, const VarbindStore& values,
+                      std::span<const std::uint32_t> index, std::string& why) {
+  auto byIfIndex = [&](std::uint32_t if_index) {
+    const std::string* name = layout.ifName(if_index);
+    return name ? *name : "ifIndex" + std::to_string(if_index);
+  };
+  switch (table.port.from) {
+    case TablePortSpec::From::kIfIndexArc:
+      if (index.size() < table.port_arc) return {};
+      return byIfIndex(index[table.port_arc - 1]);
+    case TablePortSpec::From::kIfIndexColumn: {
+      const auto* vb = values.column(table.entry, table.port.column).find(index);
+      auto v = vb ? vb->asInteger() : std::nullopt;
+      if (!v || *v <= 0 || *v > 0xFFFFFFFFll) {
+        why = "no ifIndex in column " + std::to_string(table.port.column);
+        return {};
+      }
+      return byIfIndex(static_cast<std::uint32_t>(*v));
+    }
+    case TablePortSpec::From::kNameColumn: {
+      const auto* vb = values.column(table.entry, table.port.column).find(index);
+      auto text = vb ? vb->asText() : std::nullopt;
+      if (!text || text->empty()) {
+        why = "no name in column " + std::to_string(table.port.column);
+        return {};
+      }
+      if (!table.port.pattern) return *text;
+      std::smatch m;
+      if (!std::regex_search(*text, m, *table.port.pattern)) {
+        why = "name '" + *text + "' does not match '" + table.port.pattern_text + "'";
+        return {};
+      }
+      return m[1].str();
+    }
+    case TablePortSpec::From::kIndexTemplate: {
+      std::string name = table.port.template_pieces.front();
+      for (std::size_t i = 0; i < table.port.template_arcs.size(); ++i) {
+        const std::uint32_t arc = table.port.template_arcs[i];
+        if (index.size() < arc) {
+          why = "index has no arc " + std::to_string(arc) + " for port.index_template";
+          return {};
+        }
+        name += std::to_string(index[arc - 1]);
+        name += table.port.template_pieces[i + 1];
+      }
+      return name;
+    }
+    case TablePortSpec::From::kEntityArc: {
+      if (index.size() < table.port_arc) return {};
+      const std::string* name = layout.entityName(index[table.port_arc - 1]);
+      if (!name) why = "entity " + std::to_string(index[table.port_arc - 1]) + " has no alias mapping or name";
+      return name ? *name : std::string();
+    }
+  }
+  return {};
+}
+
 void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore& values, SampleSet& samples,
-                IssueList& issues) {
+                IssueList& issues, Trace* trace) {
+  const std::vector<RowIndex> skipped = table.skip_rows.empty() ? std::vector<RowIndex>{}
+                                                                : skippedRows(table, values, trace);
+  auto isSkipped = [&](std::span<const std::uint32_t> index) {
+    return std::binary_search(skipped.begin(), skipped.end(), index, [](const auto& a, const auto& b) {
+      return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+    });
+  };
   for (const auto& rule : table.columns) {
     auto column = values.column(table.entry, rule.column);
     auto precision_col = rule.precision_column ? values.column(table.entry, rule.precision_column) : Column();
     auto scale_col = rule.scale_column ? values.column(table.entry, rule.scale_column) : Column();
+    auto exponent_col = rule.exponent_column ? values.column(table.entry, rule.exponent_column) : Column();
     for (const auto& vb : column.rows()) {
       auto index = column.indexOf(vb);
       if (index.size() < table.port_arc || index.size() < table.lane_arc) continue;
-      std::uint32_t if_index = index[table.port_arc - 1];
-      const std::string* name = layout.ifName(if_index);
-      std::string port = name ? *name : "ifIndex" + std::to_string(if_index);
-      int lane = table.lane_arc ? static_cast<int>(index[table.lane_arc - 1]) + (1 - table.lane_base) : 1;
+      if (!skipped.empty() && isSkipped(index)) continue;
+      const std::string cell_name = trace ? table.name + "." + std::to_string(rule.column) + "." + indexText(index)
+                                          : std::string();
+      std::string why;
+      std::string port = tablePort(table, layout, values, index, why);
+      if (port.empty()) {
+        if (trace) trace->add(cell_name + ": skipped, " + (why.empty() ? "index too short for port_arc" : why));
+        continue;
+      }
+      int lane = rule.lane          ? rule.lane
+                 : table.lane_arc ? static_cast<int>(index[table.lane_arc - 1]) + (1 - table.lane_base)
+                                  : 1;
       if (lane < 1 || lane > kMaxLane) {
         issues.add(table.name + "." + indexText(index) + ": lane out of range");
         continue;
@@ -443,15 +623,22 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
           continue;
         }
         setCounter(sample, rule.metric.kind, *v);
+        if (trace) trace->add(cell_name + ": " + std::string(metricName(rule.metric)) + " port " + port + " = " + std::to_string(*v));
         continue;
       }
-      auto raw = vb.asInteger();
-      if (!raw) {
-        issues.add(table.name + "." + std::to_string(rule.column) + "." + indexText(index) + ": " +
-                   std::string(toString(vb.type)) + ", expected an integer");
+      const Cell cell = cellValue(vb, rule.format);
+      if (cell.kind == Cell::Kind::kBad) {
+        issues.add(table.name + "." + std::to_string(rule.column) + "." + indexText(index) + ": " + cell.why);
         continue;
       }
-      double v = static_cast<double>(*raw) / rule.divisor;
+      if (cell.kind == Cell::Kind::kAbsent || rule.absent.matches(cell.raw)) {
+        if (trace) {
+          trace->add(cell_name + ": not reported (" +
+                     (cell.kind == Cell::Kind::kAbsent ? cell.why : "sentinel " + std::to_string(cell.raw)) + ")");
+        }
+        continue;
+      }
+      double v = cell.raw / rule.divisor;
       if (rule.precision_column) {
         const auto* p = precision_col.find(index);
         auto digits = p && p->asInteger() ? precisionFactor(*p->asInteger()) : std::nullopt;
@@ -470,6 +657,18 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
         }
         v *= *scale;
       }
+      if (rule.exponent_column) {
+        // No BER or ratio a module reports needs more than 10^+-40; anything
+        // beyond is a broken agent, not a value.
+        constexpr std::int64_t kMaxExponent = 40;
+        const auto* e = exponent_col.find(index);
+        auto exponent = e ? e->asInteger() : std::nullopt;
+        if (!exponent || *exponent < -kMaxExponent || *exponent > kMaxExponent) {
+          issues.add(table.name + "." + indexText(index) + ": exponent missing or out of range");
+          continue;
+        }
+        v *= std::pow(10.0, static_cast<double>(rule.exponent_sign * *exponent));
+      }
       if (rule.threshold) {
         if (auto t = convertThreshold(rule.metric, rule.unit, v)) setThreshold(sample, rule.metric, *rule.threshold, *t);
         continue;
@@ -480,6 +679,10 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
         continue;
       }
       setValue(sample, rule.metric, static_cast<std::uint16_t>(lane), *c);
+      if (trace) {
+        trace->add(cell_name + ": " + std::string(metricName(rule.metric)) + " port " + port + " lane " +
+                   std::to_string(lane) + " = " + std::to_string(c->value) + " (raw " + std::to_string(cell.raw) + ")");
+      }
     }
   }
 }
@@ -490,6 +693,13 @@ const std::string* Layout::ifName(std::uint32_t if_index) const {
   auto it = std::lower_bound(if_names.begin(), if_names.end(), if_index,
                              [](const auto& p, std::uint32_t k) { return p.first < k; });
   if (it == if_names.end() || it->first != if_index) return nullptr;
+  return &it->second;
+}
+
+const std::string* Layout::entityName(std::uint32_t entity) const {
+  auto it = std::lower_bound(entity_names.begin(), entity_names.end(), entity,
+                             [](const auto& p, std::uint32_t k) { return p.first < k; });
+  if (it == entity_names.end() || it->first != entity) return nullptr;
   return &it->second;
 }
 
@@ -519,22 +729,57 @@ WalkPlan planWalks(const Profile& profile) {
     plan.dynamic_roots.push_back(spec->sensor_entry.child(4));
     plan.dynamic_roots.push_back(spec->sensor_entry.child(5));
   }
-  if (need_if_names) plan.static_roots.push_back(oids::kIfName);
-  for (const auto& table : profile.tables) plan.dynamic_roots.push_back(table.entry);
+  for (const auto& table : profile.tables) {
+    plan.dynamic_roots.push_back(table.entry);
+    if (table.port.from == TablePortSpec::From::kEntityArc) {
+      plan.static_roots.push_back(oids::kEntAliasMappingIdentifier);
+      plan.static_roots.push_back(oids::kEntPhysicalEntry.child(7));  // entPhysicalName
+    }
+  }
+  if (need_if_names) {
+    plan.static_roots.push_back(oids::kIfName);
+    plan.static_roots.push_back(oids::kIfDescr);  // agents without ifXTable
+  }
   std::sort(plan.static_roots.begin(), plan.static_roots.end());
   plan.static_roots.erase(std::unique(plan.static_roots.begin(), plan.static_roots.end()), plan.static_roots.end());
   return plan;
 }
 
-Layout resolve(const Profile& profile, const VarbindStore& slow) {
+Layout resolve(const Profile& profile, const VarbindStore& slow, Trace* trace) {
   Layout layout;
   layout.if_names = readIfNames(slow);
-  if (profile.entity_sensors) resolveEntitySensors(*profile.entity_sensors, slow, layout);
+  if (profile.entity_sensors) resolveEntitySensors(*profile.entity_sensors, slow, layout, trace);
+  const bool entity_tables = std::any_of(profile.tables.begin(), profile.tables.end(), [](const TableSpec& t) {
+    return t.port.from == TablePortSpec::From::kEntityArc;
+  });
+  if (entity_tables) {
+    // entAliasMapping to an ifIndex gives the ifName; else the entity's own name.
+    auto names = slow.column(oids::kEntPhysicalEntry, 7);
+    for (const auto& vb : names.rows()) {
+      auto index = names.indexOf(vb);
+      if (index.size() != 1) continue;
+      std::string name = vb.asText().value_or("");
+      if (auto if_index = aliasIfIndex(slow, index[0])) {
+        if (const auto* if_name = layout.ifName(*if_index)) name = *if_name;
+      }
+      if (!name.empty()) layout.entity_names.emplace_back(index[0], std::move(name));
+    }
+    for (const auto& vb : slow.subtree(oids::kEntAliasMappingIdentifier)) {
+      // Entities with an alias but no entPhysicalName row.
+      if (vb.oid.size() != oids::kEntAliasMappingIdentifier.size() + 2) continue;
+      std::uint32_t entity = vb.oid.arcs()[oids::kEntAliasMappingIdentifier.size()];
+      if (names.find(entity)) continue;
+      if (auto if_index = aliasIfIndex(slow, entity)) {
+        if (const auto* if_name = layout.ifName(*if_index)) layout.entity_names.emplace_back(entity, *if_name);
+      }
+    }
+    std::sort(layout.entity_names.begin(), layout.entity_names.end());
+  }
   return layout;
 }
 
 PollResult apply(const Profile& profile, const Layout& layout, const VarbindStore& values, const std::string& target,
-                 std::int64_t timestamp_ms) {
+                 std::int64_t timestamp_ms, Trace* trace) {
   PollResult result;
   SampleSet samples(target, timestamp_ms);
   {
@@ -547,11 +792,18 @@ PollResult apply(const Profile& profile, const Layout& layout, const VarbindStor
         const auto* vb = value_col.find(b.index);
         if (!vb) continue;  // not reported this time
         // entPhySensorOperStatus ok(1); unavailable(2)/nonoperational(3) values mean nothing.
-        if (const auto* st = status_col.find(b.index); st && st->asInteger() && *st->asInteger() != 1) continue;
+        if (const auto* st = status_col.find(b.index); st && st->asInteger() && *st->asInteger() != 1) {
+          if (trace) trace->add("sensor " + indexText(b.index) + ": not reported (status " + std::to_string(*st->asInteger()) + ")");
+          continue;
+        }
         auto raw = vb->type == VarType::kInteger ? std::optional<std::int64_t>(vb->integer) : std::nullopt;
         if (!raw) {
           issues.add("sensor " + indexText(b.index) + ": value is " + std::string(toString(vb->type)) +
                      ", expected INTEGER");
+          continue;
+        }
+        if (b.absent && b.absent->matches(static_cast<double>(*raw))) {
+          if (trace) trace->add("sensor " + indexText(b.index) + ": not reported (sentinel " + std::to_string(*raw) + ")");
           continue;
         }
         auto c = convert(b.metric, b.unit, static_cast<double>(*raw) * b.factor);
@@ -567,7 +819,7 @@ PollResult apply(const Profile& profile, const Layout& layout, const VarbindStor
         }
       }
     }
-    for (const auto& table : profile.tables) applyTable(table, layout, values, samples, issues);
+    for (const auto& table : profile.tables) applyTable(table, layout, values, samples, issues, trace);
   }
   result.samples = samples.take();
   return result;

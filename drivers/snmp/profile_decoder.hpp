@@ -38,6 +38,7 @@ struct SensorBinding {
   std::uint32_t port = 0;  // into Layout::ports
   std::uint16_t lane = 1;
   std::optional<double> thresholds[4];  // by ThresholdKind, in the metric's unit
+  const Sentinels* absent = nullptr;     // the rule's "not reported" values (the Profile outlives the Layout)
 };
 
 struct PortEntry {
@@ -45,14 +46,32 @@ struct PortEntry {
   ModuleIdentity identity;
 };
 
+// Why each row was used or skipped, one line per row (`poll-once --explain`).
+// Null on ordinary polls: nothing is formatted then.
+class Trace {
+ public:
+  static constexpr std::size_t kMaxLines = 20000;
+  void add(std::string line) {
+    if (lines_.size() < kMaxLines) lines_.push_back(std::move(line));
+  }
+  const std::vector<std::string>& lines() const { return lines_; }
+
+ private:
+  std::vector<std::string> lines_;
+};
+
 struct Layout {
   std::vector<PortEntry> ports;
   std::vector<SensorBinding> sensors;
   std::vector<std::string> issues;  // rows that could not be mapped
   std::vector<std::pair<std::uint32_t, std::string>> if_names;  // sorted by ifIndex
+  // Tables indexed by entPhysicalIndex: the port name of each entity, sorted.
+  std::vector<std::pair<std::uint32_t, std::string>> entity_names;
+  std::size_t sensors_unmatched = 0;  // sensor rows whose text matched no rule (a hint when nothing is found)
   std::size_t sensor_rows = 0;  // rows in the sensor type column when resolved (new modules change it)
 
   const std::string* ifName(std::uint32_t if_index) const;
+  const std::string* entityName(std::uint32_t entity) const;
 };
 
 // The subtrees to walk for a profile: `static` ones feed resolve(),
@@ -63,11 +82,11 @@ struct WalkPlan {
 };
 WalkPlan planWalks(const Profile& profile);
 
-Layout resolve(const Profile& profile, const VarbindStore& slow);
+Layout resolve(const Profile& profile, const VarbindStore& slow, Trace* trace = nullptr);
 // `values` holds the dynamic roots (it may hold everything). Samples carry
 // `target` and `timestamp_ms`; problems go to result.errors.
 PollResult apply(const Profile& profile, const Layout& layout, const VarbindStore& values, const std::string& target,
-                 std::int64_t timestamp_ms);
+                 std::int64_t timestamp_ms, Trace* trace = nullptr);
 
 // One-step convenience for tests and one-shot use.
 PollResult decode(const Profile& profile, const VarbindStore& all, const std::string& target,

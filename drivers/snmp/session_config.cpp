@@ -1,5 +1,6 @@
 #include "drivers/snmp/session_config.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -61,10 +62,54 @@ std::optional<std::string> readSecret(OptionReader& options, const std::string& 
 
 }  // namespace
 
+Result<HostPort> splitHostPort(const std::string& address) {
+  auto parsePort = [&](const std::string& text) -> Result<std::uint16_t> {
+    if (text.empty() || text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos) {
+      return fail("bad port '" + text + "' in '" + address + "' (expected host, host:port or [v6]:port)");
+    }
+    int port = std::stoi(text);
+    if (port < 1 || port > 65535) return fail("port " + text + " outside 1..65535");
+    return static_cast<std::uint16_t>(port);
+  };
+  if (address.front() == '[') {
+    auto close = address.find(']');
+    if (close == std::string::npos || close == 1) return fail("'" + address + "': expected [v6] or [v6]:port");
+    HostPort out{address.substr(1, close - 1), std::nullopt};
+    if (close + 1 == address.size()) return out;
+    if (address[close + 1] != ':') return fail("'" + address + "': expected [v6] or [v6]:port");
+    auto port = parsePort(address.substr(close + 2));
+    if (!port) return tl::unexpected(port.error());
+    out.port = *port;
+    return out;
+  }
+  auto colon = address.find(':');
+  // Two colons or more: an IPv6 literal without a port.
+  if (colon == std::string::npos || address.find(':', colon + 1) != std::string::npos) return HostPort{address, {}};
+  if (colon == 0) return fail("'" + address + "': no host before the port");
+  auto port = parsePort(address.substr(colon + 1));
+  if (!port) return tl::unexpected(port.error());
+  return HostPort{address.substr(0, colon), *port};
+}
+
 std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
   SessionConfig c;
   c.address = options.requiredString("address");
-  if (auto port = options.optionalInt("port", 1, 65535)) c.port = static_cast<std::uint16_t>(*port);
+  auto explicit_port = options.optionalInt("port", 1, 65535);
+  if (explicit_port) c.port = static_cast<std::uint16_t>(*explicit_port);
+  if (!c.address.empty()) {
+    auto split = splitHostPort(c.address);
+    if (!split) {
+      options.error("address", split.error().message);
+    } else {
+      c.address = split->host;
+      if (split->port && explicit_port && *split->port != *explicit_port) {
+        options.error("port", "the address gives port " + std::to_string(*split->port) + ", port: says " +
+                                  std::to_string(*explicit_port));
+      } else if (split->port) {
+        c.port = *split->port;
+      }
+    }
+  }
   if (auto version = options.optionalString("version")) {
     if (*version == "2c" || *version == "v2c" || *version == "2") {
       c.version = SnmpVersion::kV2c;
@@ -145,14 +190,32 @@ std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
       c.engine_id_hex = hex;
     }
   }
-  if (auto timeout = options.optionalDuration("timeout")) {
-    if (timeout->count() < 10 || timeout->count() > 600000) {
+  // `timeout` is the whole poll's deadline (the scheduler enforces it);
+  // `request_timeout` is one try of one request. Without it, each try gets an
+  // equal share of the deadline, so that `retries` can happen before it.
+  std::chrono::milliseconds poll_deadline{0};  // 0: not given for this target
+  if (auto deadline = options.optionalDuration("timeout")) {
+    if (deadline->count() < 10 || deadline->count() > 600000) {
       options.error("timeout", "expected 10ms..10m");
     } else {
-      c.timeout = *timeout;
+      poll_deadline = *deadline;
     }
   }
   if (auto retries = options.optionalInt("retries", 0, 10)) c.retries = static_cast<int>(*retries);
+  if (auto request = options.optionalDuration("request_timeout")) {
+    if (request->count() < 10 || request->count() > 600000) {
+      options.error("request_timeout", "expected 10ms..10m");
+    } else if (poll_deadline.count() > 0 && *request * (c.retries + 1) > poll_deadline) {
+      options.error("request_timeout", std::to_string(c.retries + 1) + " tries of " +
+                                           std::to_string(request->count()) + " ms exceed timeout " +
+                                           std::to_string(poll_deadline.count()) +
+                                           " ms (the poll deadline): retries could never happen");
+    } else {
+      c.timeout = *request;
+    }
+  } else if (poll_deadline.count() > 0) {
+    c.timeout = std::max(std::chrono::milliseconds(10), poll_deadline / (c.retries + 1));
+  }
   if (auto reps = options.optionalInt("max_repetitions", 1, 1000)) c.max_repetitions = static_cast<int>(*reps);
   if (auto max = options.optionalInt("max_varbinds", 1, 100000000)) c.max_varbinds = static_cast<std::size_t>(*max);
 

@@ -40,7 +40,8 @@ struct SessionConfig {
   std::string priv_password;  // secret
   std::string context;
   std::string engine_id_hex;  // optional: skip discovery, pin the agent's engine
-  // Timing
+  // Timing. `timeout` is one try of one request (config `request_timeout`,
+  // else the target's `timeout` shared out over 1 + retries tries).
   std::chrono::milliseconds timeout{2000};
   int retries = 1;
   int max_repetitions = 25;
@@ -55,8 +56,16 @@ struct SessionConfig {
 //   address, port, version (2c|3), community | community_file | community_credential,
 //   user, security_level, auth_protocol, auth_password | auth_password_file | auth_password_credential,
 //   priv_protocol, priv_password | priv_password_file | priv_password_credential,
-//   context, engine_id, timeout, retries, max_repetitions, max_varbinds
+//   context, engine_id, timeout, request_timeout, retries, max_repetitions, max_varbinds
 std::optional<SessionConfig> readSessionConfig(OptionReader& options);
+
+// "10.0.0.1", "10.0.0.1:1161", "leaf1:1161", "[2001:db8::1]:1161" or a bare
+// IPv6 literal "2001:db8::1" (no port then).
+struct HostPort {
+  std::string host;
+  std::optional<std::uint16_t> port;
+};
+Result<HostPort> splitHostPort(const std::string& address);
 
 // A secret from a file (first line, trailing newline dropped) or from a
 // systemd credential ($CREDENTIALS_DIRECTORY/name). The error never contains

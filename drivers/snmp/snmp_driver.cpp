@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <regex>
 
+#include "drivers/snmp/explain.hpp"
 #include "drivers/snmp/lldp.hpp"
 #include "drivers/snmp/netsnmp_session.hpp"
 
@@ -19,7 +21,19 @@ struct SnmpDriver::Round {
   std::vector<std::string> errors;
   bool failed_static = false;
   bool answered_async = false;  // finishing from a session callback (already deferred)
+  std::unique_ptr<Trace> trace;  // poll-once --explain only
 };
+
+namespace {
+
+// ENTITY-MIB descriptions that name a pluggable optic or its cage contents.
+const std::regex& transceiverText() {
+  static const std::regex re(R"((transceiver|xcvr|\bsfp|qsfp|osfp|\bcfp|\boptic))",
+                             std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+  return re;
+}
+
+}  // namespace
 
 std::optional<DriverOptions> readDriverOptions(OptionReader& options, std::shared_ptr<const ProfileCatalog>& catalog) {
   DriverOptions out;
@@ -62,6 +76,7 @@ SnmpDriver::SnmpDriver(boost::asio::io_context* io, std::string target, DriverOp
       make_session_(std::move(make_session)),
       resolver_(std::move(resolver)) {
   if (!options_.profile.empty() && catalog_) profile_ = catalog_->byName(options_.profile);
+  if (profile_) profile_chosen_by_ = "named by the target's profile: key";
   if (io_) resolve_timer_.emplace(*io_);
 }
 
@@ -149,13 +164,15 @@ void SnmpDriver::withAddress(const std::shared_ptr<Round>& round, const std::str
       round->errors.push_back("no SNMP profile matches sysObjectID " + id.toString() + "; set 'profile:'");
       return finishRound(round);
     }
+    profile_chosen_by_ = "chosen by sysObjectID " + id.toString();
     startWalks(round);
   });
 }
 
 void SnmpDriver::startWalks(const std::shared_ptr<Round>& round) {
   const WalkPlan plan = planWalks(*profile_);
-  round->read_static = !layout_ || polls_since_static_ >= options_.static_refresh;
+  if (explainSink()) round->trace = std::make_unique<Trace>();
+  round->read_static = !layout_ || polls_since_static_ >= options_.static_refresh || round->trace;
   std::vector<std::pair<Oid, bool>> walks;  // root, slow
   if (round->read_static) {
     for (const auto& root : plan.static_roots) walks.emplace_back(root, true);
@@ -185,36 +202,92 @@ void SnmpDriver::startWalks(const std::shared_ptr<Round>& round) {
 
 void SnmpDriver::finishRound(const std::shared_ptr<Round>& round) {
   if (round_ != round) return;
-  round_.reset();
+  PollResult result = decodeRound(*round);
+  // A profile that fits the device but finds nothing must not look healthy:
+  // with the slow tables, ask ENTITY-MIB whether there are transceivers.
+  const bool nothing_found = profile_ && layout_ && result.samples.empty() && result.errors.empty();
+  if (nothing_found && round->read_static && session_) {
+    round->pending = 1;
+    session_->walk(oids::kEntPhysicalEntry.child(2), [this, round, result = std::move(result)](
+                                                         Result<std::vector<Varbind>> walked) mutable {
+      if (round_ != round) return;
+      round->answered_async = true;
+      zero_module_reason_ = walked ? zeroModuleReason(*walked) : zeroModuleReason({});
+      if (!zero_module_reason_.empty()) result.errors.push_back(zero_module_reason_);
+      deliver(round, std::move(result));
+    });
+    return;
+  }
+  if (nothing_found && !zero_module_reason_.empty()) result.errors.push_back(zero_module_reason_);
+  if (!result.samples.empty()) zero_module_reason_.clear();
+  deliver(round, std::move(result));
+}
+
+std::string SnmpDriver::zeroModuleReason(const std::vector<Varbind>& entity_descriptions) const {
+  std::size_t transceivers = 0;
+  std::string example;
+  for (const auto& vb : entity_descriptions) {
+    auto text = vb.asText();
+    if (!text || !std::regex_search(*text, transceiverText())) continue;
+    if (example.empty()) example = *text;
+    ++transceivers;
+  }
+  std::string why;
+  if (transceivers) {
+    why = "ENTITY-MIB lists " + std::to_string(transceivers) + " transceiver entities (e.g. '" + example + "')";
+  }
+  if (layout_ && layout_->sensors_unmatched && layout_->sensors.empty()) {
+    why += (why.empty() ? "" : " and ") + std::to_string(layout_->sensors_unmatched) +
+           " sensor rows matched none of its rules";
+  }
+  if (why.empty()) return {};
+  return "profile " + profile_->name + " found 0 modules, but " + why +
+         "; run 'opticsd poll-once --explain' to see each row";
+}
+
+PollResult SnmpDriver::decodeRound(Round& round) {
   PollResult result;
-  const bool static_ok = !(round->read_static && round->failed_static);
+  Trace* trace = round.trace.get();
+  const bool static_ok = !(round.read_static && round.failed_static);
   // A failed periodic re-read of the slow tables keeps the layout it would have
   // refreshed: this poll's values still go out, and the re-read is tried next poll.
   if (profile_ && (static_ok || layout_)) {
-    if (round->read_static && static_ok) {
-      layout_ = resolve(*profile_, round->slow);
+    if (trace) trace->add("profile " + profile_->name + " (" + profile_->source + "), " + profile_chosen_by_);
+    if (round.read_static && static_ok) {
+      layout_ = resolve(*profile_, round.slow, trace);
       polls_since_static_ = 0;
     }
     ++polls_since_static_;
     if (!static_ok) polls_since_static_ = options_.static_refresh;
     if (layout_) {
-      result = apply(*profile_, *layout_, round->values, target_, round->now_ms);
+      result = apply(*profile_, *layout_, round.values, target_, round.now_ms, trace);
       // More sensor values than the layout knows: modules were inserted; re-read soon.
       if (profile_->entity_sensors) {
-        auto values = round->values.column(profile_->entity_sensors->sensor_entry, 4);
+        auto values = round.values.column(profile_->entity_sensors->sensor_entry, 4);
         if (values.rows().size() != layout_->sensor_rows) {
           polls_since_static_ = options_.static_refresh;
         }
       }
     }
-    if (options_.lldp) result.neighbors = decodeLldp(round->values);
+    if (options_.lldp) result.neighbors = decodeLldp(round.values);
   }
-  if (result.samples.empty() && !round->errors.empty()) polls_since_static_ = options_.static_refresh;
-  for (auto& e : round->errors) {
+  if (result.samples.empty() && !round.errors.empty()) polls_since_static_ = options_.static_refresh;
+  for (auto& e : round.errors) {
     // Parallel walks of one dead agent fail alike; say it once.
     if (std::find(result.errors.begin(), result.errors.end(), e) == result.errors.end()) {
       result.errors.push_back(std::move(e));
     }
+  }
+  return result;
+}
+
+void SnmpDriver::deliver(const std::shared_ptr<Round>& round, PollResult result) {
+  round_.reset();
+  if (round->trace) {
+    auto lines = round->trace->lines();
+    lines.push_back(std::to_string(result.samples.size()) + " modules");
+    for (const auto& e : result.errors) lines.push_back("error: " + e);
+    if (const auto& sink = explainSink()) sink(target_, std::move(lines));
   }
   auto done = std::move(round->done);
   if (io_ && !round->answered_async) {

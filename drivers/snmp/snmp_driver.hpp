@@ -63,6 +63,9 @@ class SnmpDriver : public Driver {
   void stopResolving();
   void startWalks(const std::shared_ptr<Round>& round);
   void finishRound(const std::shared_ptr<Round>& round);
+  PollResult decodeRound(Round& round);
+  void deliver(const std::shared_ptr<Round>& round, PollResult result);
+  std::string zeroModuleReason(const std::vector<Varbind>& entity_descriptions) const;
 
   boost::asio::io_context* io_;
   std::string target_;
@@ -78,6 +81,11 @@ class SnmpDriver : public Driver {
   std::shared_ptr<const Profile> profile_;
   std::optional<Layout> layout_;
   int polls_since_static_ = 0;
+  // Why the last check of a poll with 0 modules thinks the device has
+  // transceivers; empty: it found none (or nothing was checked yet). Re-checked
+  // with the slow tables, reused in between.
+  std::string zero_module_reason_;
+  std::string profile_chosen_by_;  // for --explain: "profile: NAME" or "sysObjectID X"
   std::shared_ptr<Round> round_;
 };
 

@@ -10,7 +10,7 @@ PORT=$(free_port)
 cat >"$WORK/opticsd.yaml" <<YAML
 listen: {address: 127.0.0.1:$PORT}
 poll: {interval: 500ms, timeout: 2s}
-storage: {path: $WORK/state/history.db, sample_interval: 1s}
+storage: {path: $WORK/state/history.db, sample_interval: 1s, deadband: {heartbeat: 0s}}  # a row per kept sample, so a short run has several
 targets:
   - {name: leaf-a, driver: sim, ports: 8, lanes: 8}
   - name: leaf-b

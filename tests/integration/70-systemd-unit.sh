@@ -44,7 +44,7 @@ expect() {
 expect Type notify
 expect NotifyAccess main
 expect WatchdogSec 30s
-expect Restart on-failure
+expect Restart on-abnormal
 expect ExecReload '/bin/kill -HUP $MAINPID'
 expect DynamicUser yes
 expect StateDirectory opticsd

@@ -2,10 +2,16 @@
 # The Prometheus alert rules: `promtool check rules` accepts them and
 # `promtool test rules` passes; every alert in the rules file has a unit
 # test that sees it fire, and at least one evaluation where it must not
-# (before `for:` elapses, on healthy series, or after it resolves).
+# (before `for:` elapses, on healthy series, or after it resolves). Finding
+# alerts carry the finding's own severity (no severity label in the rule):
+# they need a firing test of any severity. Every engine rule in
+# daemon/rules/default_rules.yaml has an alert of its own.
 source "$(dirname "$0")/lib.sh"
 need promtool
 need python3
+need amtool
+need prometheus-alertmanager
+need curl
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 DIR="$OPTICSD_SOURCE_DIR/deploy/prometheus"
 
@@ -33,6 +39,10 @@ for t in tests["tests"]:
             quiet.add(name)
 bad = []
 for name, severities in sorted(alerts.items()):
+    if severities == {None}:  # severity from the finding
+        severities = set()
+        if not fires.get(name):
+            bad.append(f"{name}: no test sees it fire")
     missing = severities - fires.get(name, set())
     if missing:
         bad.append(f"{name}: no test sees severity {sorted(missing)} fire")
@@ -44,7 +54,9 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
-# Every alert names where: summary and description exist and use target.
+# Every alert names where: summary and description exist and use target
+# (or the opticsd instance/job for self-monitoring); every optics alert has
+# the `optic` annotation the Alertmanager template names the module with.
 python3 - "$DIR/opticsd-alerts.yml" <<'PY' || fail "an alert lacks summary/description naming the target"
 import sys, yaml
 bad = 0
@@ -54,9 +66,47 @@ for g in yaml.safe_load(open(sys.argv[1]))["groups"]:
             continue
         a = r.get("annotations", {})
         for key in ("summary", "description"):
-            if "$labels.target" not in a.get(key, "") and "$labels.instance" not in a.get(key, ""):
-                print(f"{r['alert']} ({r['labels'].get('severity')}): {key} does not name the target")
+            if not any(f"$labels.{l}" in a.get(key, "") for l in ("target", "instance", "job")):
+                print(f"{r['alert']} ({r.get('labels', {}).get('severity')}): {key} does not name the target")
                 bad += 1
+        if g["name"] != "opticsd-self" and "$labels.port" not in a.get("optic", ""):
+            print(f"{r['alert']}: no optic annotation naming the port")
+            bad += 1
 sys.exit(1 if bad else 0)
 PY
+
+# Each finding family of the shipped rule set reaches an alert of its own.
+python3 - "$DIR/opticsd-alerts.yml" "$OPTICSD_SOURCE_DIR/daemon/rules/default_rules.yaml" <<'PY' || fail "a finding family has no alert"
+import re, sys, yaml
+covered = set()
+for g in yaml.safe_load(open(sys.argv[1]))["groups"]:
+    for r in g["rules"]:
+        m = re.fullmatch(r'opticsd_finding\{rule="([a-z0-9_]+)"\}', r.get("expr", "").strip())
+        if m:
+            covered.add(m.group(1))
+families = [r["name"] for r in yaml.safe_load(open(sys.argv[2]))["rules"]]
+missing = [f for f in families if f not in covered]
+print(f"{len(families)} finding families, alerts for {len(covered & set(families))}; missing: {missing or 'none'}")
+sys.exit(1 if missing or not families else 0)
+PY
+
+# The Alertmanager configuration: amtool accepts it (templates included),
+# every alert routes to a receiver, and a real Alertmanager given one
+# failing optic's worth of alerts groups them per optic and inhibits as
+# the config says.
+AM_DIR="$OPTICSD_SOURCE_DIR/deploy/alertmanager"
+amtool check-config "$AM_DIR/alertmanager.yml" || fail "amtool check-config failed"
+route_of() { amtool config routes test --config.file="$AM_DIR/alertmanager.yml" "$@"; }
+[ "$(route_of alertname=OpticsdLinkFlapping target=leaf-1 port=Ethernet2 severity=critical)" = oncall ] ||
+  fail "optics alerts do not reach the oncall receiver"
+[ "$(route_of alertname=OpticsdDown job=opticsd instance=mgmt-1:9464 severity=critical)" = oncall ] ||
+  fail "OpticsdDown does not reach the oncall receiver"
+
+AM_PORT=$(free_port)
+prometheus-alertmanager --config.file="$AM_DIR/alertmanager.yml" --storage.path="$WORK/am" \
+  --web.listen-address="127.0.0.1:$AM_PORT" --cluster.listen-address="" --log.level=warn >"$WORK/am.log" 2>&1 &
+PIDS+=($!)
+AM="http://127.0.0.1:$AM_PORT"
+wait_for 150 curl -sf "$AM/-/ready" || { cat "$WORK/am.log"; fail "alertmanager did not become ready"; }
+python3 "$OPTICSD_SOURCE_DIR/tests/integration/alerting/inhibition_check.py" "$AM" || fail "grouping or inhibition is wrong"
 echo PASS

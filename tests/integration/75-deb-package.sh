@@ -30,6 +30,7 @@ for path in /usr/bin/opticsd /lib/systemd/system/opticsd.service /etc/opticsd/op
   /usr/share/opticsd/snmp-profiles/sonic.yaml /usr/share/opticsd/snmp-profiles/arista-eos.yaml \
   /usr/share/opticsd/grafana/opticsd-fleet-overview.json /usr/share/opticsd/grafana/opticsd-module-detail.json \
   /usr/share/opticsd/grafana/opticsd-collector-health.json /usr/share/opticsd/prometheus/opticsd-alerts.yml \
+  /usr/share/opticsd/alertmanager/alertmanager.yml /usr/share/opticsd/alertmanager/opticsd.tmpl \
   /usr/share/man/man8/opticsd.8.gz /usr/share/doc/opticsd/copyright /usr/share/doc/opticsd/changelog.gz; do
   grep -qx "$path" "$WORK/contents.txt" || fail "package lacks $path"
 done

@@ -34,7 +34,7 @@ config() {  # INTERVAL MAX_BACKOFF
   cat <<YAML
 listen: {address: 127.0.0.1:$PORT}
 poll: {interval: $1, timeout: 2s, max_backoff: $2}
-storage: {path: $DB, queue_cycles: 40, sample_interval: 0s}
+storage: {path: $DB, queue_cycles: 40, sample_interval: 0s, deadband: {heartbeat: 0s}}  # every poll a row: faults need writes
 targets:
   - {name: s1, driver: sim, ports: 4, lanes: 4}
   - {name: s2, driver: sim, ports: 4, lanes: 4}
@@ -45,7 +45,7 @@ start_opticsd "$WORK/daemon.log" run --config "$WORK/opticsd.yaml"
 wait_for 100 metric_has "$PORT" '^opticsd_store_samples_written_total [1-9]' || { cat "$WORK/daemon.log"; fail "no history written"; }
 
 store() { metric_sum "$PORT" "^opticsd_store_$1"; }
-rows() { sqlite3 "file:$DB?mode=ro" 'SELECT count(*) FROM module_samples' 2>/dev/null || echo -1; }
+rows() { sqlite3 "file:$DB?mode=ro" 'SELECT count(*) FROM module_history' 2>/dev/null || echo -1; }
 
 # fresh: /metrics keeps serving new polls while the store is failing.
 fresh() {

@@ -20,9 +20,9 @@ PORT=$(free_port)
   for i in 1 2 3 4 5 6; do echo "  - {name: leaf-$i, driver: sim, ports: 32, lanes: 8}"; done
 } >"$WORK/opticsd.yaml"
 
-# committed: "module_rows lane_rows max_module_ts max_lane_ts" as a reader sees them.
+# committed: "history_rows identity_rows max_history_ts max_identity_seen" as a reader sees them.
 committed() {
-  sqlite3 "file:$DB?mode=ro" "PRAGMA busy_timeout=5000; SELECT (SELECT count(*) FROM module_samples), (SELECT count(*) FROM lane_samples), (SELECT coalesce(max(ts_ms),0) FROM module_samples), (SELECT coalesce(max(ts_ms),0) FROM lane_samples);" \
+  sqlite3 "file:$DB?mode=ro" "PRAGMA busy_timeout=5000; SELECT (SELECT count(*) FROM module_history), (SELECT count(*) FROM module_identities), (SELECT coalesce(max(ts_ms),0) FROM module_history), (SELECT coalesce(max(last_seen_ms),0) FROM module_identities);" \
     | tail -1 | tr '|' ' '
 }
 written_now() { metric_sum "$PORT" '^opticsd_store_samples_written_total'; }

@@ -27,7 +27,7 @@ head_yaml() {
   cat <<YAML
 listen: {address: 127.0.0.1:$PORT}
 poll: {interval: 300ms, timeout: 20s}
-storage: {path: $DB, sample_interval: 0s}
+storage: {path: $DB, sample_interval: 0s, deadband: {heartbeat: 0s}}  # every poll a row: rows = samples written
 targets:
 YAML
 }
@@ -120,7 +120,7 @@ kill -CONT "$AGENT_PID"
 echo "exit status $status after ${ms} ms"
 [ "$status" -eq 0 ] || fail "SIGTERM during a poll exited $status"
 [ "$ms" -lt 10000 ] || fail "SIGTERM took ${ms} ms: shutdown waited for the hanging poll"
-rows=$(sqlite3 "$DB" 'SELECT count(*) FROM module_samples')
+rows=$(sqlite3 "$DB" 'SELECT count(*) FROM module_history')
 echo "module rows $rows, written_total at the last scrape $written"
 [ "$rows" -ge "$written" ] || fail "history not flushed: $rows rows < $written samples reported written"
 grep -Eq 'flush incomplete|counted as dropped' "$WORK/daemon.log" && fail "shutdown dropped history"

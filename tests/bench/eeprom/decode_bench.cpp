@@ -60,6 +60,10 @@ void BM_DecodeSff8636(benchmark::State& state) { decodeLoop(state, "synthetic-qs
 // Full CMIS: lower + 00h + 01h + 02h + 11h + VDM group (20h/24h/28h/2Ch/2Fh).
 void BM_DecodeCmisFullVdm(benchmark::State& state) { decodeLoop(state, "synthetic-cmis-400g-dr4"); }
 void BM_DecodeCmis16Lanes(benchmark::State& state) { decodeLoop(state, "synthetic-cmis-osfp-2banks"); }
+// Active Control Set -> AppSel 2 of two applications, 8 media lanes.
+void BM_DecodeCmisActiveApplication(benchmark::State& state) { decodeLoop(state, "synthetic-cmis-osfp-800g-dr8"); }
+// Two VDM groups, the second with the 20 C-CMIS coherent types.
+void BM_DecodeCmisCoherentVdm(benchmark::State& state) { decodeLoop(state, "synthetic-cmis-400zr"); }
 
 void BM_ParsePageDump(benchmark::State& state) {
   const std::string text = opticsd::eeprom::writePageDump(load("synthetic-cmis-400g-dr4"));
@@ -73,6 +77,8 @@ BENCHMARK(BM_DecodeSff8472External);
 BENCHMARK(BM_DecodeSff8636);
 BENCHMARK(BM_DecodeCmisFullVdm);
 BENCHMARK(BM_DecodeCmis16Lanes);
+BENCHMARK(BM_DecodeCmisActiveApplication);
+BENCHMARK(BM_DecodeCmisCoherentVdm);
 BENCHMARK(BM_ParsePageDump);
 
 }  // namespace

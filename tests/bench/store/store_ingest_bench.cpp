@@ -1,6 +1,6 @@
 // Store ingest: lane-samples per second through SqliteStore (enqueue, writer
-// thread, flush) beside the floor SQLite allows on the same schema: a plain
-// loop of prepared inserts in one transaction. Both write the same cycles to
+// thread, flush) beside the floor SQLite allows on the same layout: a plain
+// loop of prepared inserts of packed rows in one transaction. Both write the same cycles to
 // a fresh file in the same run. Target: the store at >= 70 % of the floor.
 //
 //   build-*/tests/bench/store/opticsd_store_bench
@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 
+#include "daemon/store/packed_sample.hpp"
 #include "daemon/store/schema.hpp"
 #include "daemon/store/sqlite_handle.hpp"
 #include "daemon/store/sqlite_store.hpp"
@@ -82,6 +83,9 @@ void BM_StoreWriterPath(benchmark::State& state) {
   options.path = file.path();
   options.retention = std::chrono::milliseconds(0);
   options.max_batch_cycles = static_cast<std::size_t>(state.range(0));
+  // Arg 1 = 0: every sample stored, as the floor does; 1: the default deadband
+  // (the cycles repeat their values, so only the first is stored).
+  if (state.range(1) == 0) options.deadband.heartbeat = std::chrono::milliseconds(0);
   auto store = SqliteStore::open(options);
   if (!store) {
     state.SkipWithError(store.error().message.c_str());
@@ -108,14 +112,16 @@ void BM_StoreWriterPath(benchmark::State& state) {
   state.counters["lane_samples_per_s"] = benchmark::Counter(static_cast<double>(lanes), benchmark::Counter::kIsRate);
 }
 
-// The floor: the same rows, the same schema and pragmas, prepared inserts in
-// one transaction per iteration, module ids known up front, no queue, no thread.
+// The floor: the same rows in the same layout (one packed module_history row
+// per sample, pragmas as the store sets them), prepared inserts in one
+// transaction per iteration, module ids and metric codes known up front, no
+// queue, no thread, no deadband, no identity bookkeeping.
 void BM_PlainPreparedInsertFloor(benchmark::State& state) {
   TempFile file;
   {
     StoreOptions options;
     options.path = file.path();
-    auto store = SqliteStore::open(options);  // creates the schema
+    auto store = SqliteStore::open(options);  // creates the schema and the metric codes
     if (!store) {
       state.SkipWithError(store.error().message.c_str());
       return;
@@ -126,19 +132,9 @@ void BM_PlainPreparedInsertFloor(benchmark::State& state) {
     state.SkipWithError("open");
     return;
   }
-  std::string module_sql = "INSERT INTO module_samples (module_id, ts_ms, present";
-  std::string module_values = "?, ?, ?";
-  for (const auto& m : kModuleMetricInfo) (module_sql += ", ") += m.key, module_values += ", ?";
-  for (auto c : kModuleCounterColumns) (module_sql += ", ") += c, module_values += ", ?";
-  module_sql += ") VALUES (" + module_values + ")";
-  std::string lane_sql = "INSERT INTO lane_samples (module_id, lane, ts_ms";
-  std::string lane_values = "?, ?, ?";
-  for (const auto& m : kLaneMetricInfo) (lane_sql += ", ") += m.key, lane_values += ", ?";
-  for (auto c : kLaneStatusColumns) (lane_sql += ", ") += c, lane_values += ", ?";
-  lane_sql += ") VALUES (" + lane_values + ")";
-  auto insert_module = db->prepare(module_sql);
-  auto insert_lane = db->prepare(lane_sql);
-  if (!insert_module || !insert_lane) {
+  auto codes = MetricCodes::load(*db, false);
+  auto insert = db->prepare("INSERT INTO module_history (module_id, ts_ms, kind, data) VALUES (?1, ?2, 0, ?3)");
+  if (!codes || !insert) {
     state.SkipWithError("prepare");
     return;
   }
@@ -151,37 +147,12 @@ void BM_PlainPreparedInsertFloor(benchmark::State& state) {
       ts += 30'000;
       std::int64_t module_id = 0;
       for (const Sample& s : base) {
-        ++module_id;
-        int i = 1;
-        insert_module->bind(i++, std::optional<std::int64_t>(module_id));
-        insert_module->bind(i++, std::optional<std::int64_t>(ts));
-        insert_module->bind(i++, std::optional<bool>(true));
-        for (std::size_t k = 0; k < kModuleMetricCount; ++k)
-          insert_module->bind(i++, s.module[static_cast<ModuleMetric>(k)]);
-        insert_module->bind(i++, std::optional<std::int64_t>(static_cast<std::int64_t>(*s.fec.corrected_blocks_total)));
-        insert_module->bind(i++, std::optional<std::int64_t>(0));
-        insert_module->bind(i++, std::optional<std::int64_t>());
-        insert_module->bind(i++, s.link.up);
-        insert_module->bind(i++, std::optional<std::int64_t>());
-        insert_module->bind(i++, std::optional<double>());
-        insert_module->step();
-        insert_module->reset();
-        for (const Lane& lane : s.lanes) {
-          i = 1;
-          insert_lane->bind(i++, std::optional<std::int64_t>(module_id));
-          insert_lane->bind(i++, std::optional<std::int64_t>(lane.number));
-          insert_lane->bind(i++, std::optional<std::int64_t>(ts));
-          for (std::size_t k = 0; k < kLaneMetricCount; ++k)
-            insert_lane->bind(i++, lane.values[static_cast<LaneMetric>(k)]);
-          const LaneStatus& st = lane.status;
-          for (const auto& f :
-               {st.rx_los, st.tx_los, st.rx_lol, st.tx_lol, st.tx_fault, st.tx_no_light, st.rx_no_light}) {
-            insert_lane->bind(i++, f);
-          }
-          insert_lane->bind(i++, std::optional<std::int64_t>());
-          insert_lane->step();
-          insert_lane->reset();
-        }
+        const std::string data = pack(packedValues(s, *codes));
+        insert->bind(1, std::optional<std::int64_t>(++module_id));
+        insert->bind(2, std::optional<std::int64_t>(ts));
+        sqlite3_bind_blob(insert->get(), 3, data.data(), static_cast<int>(data.size()), SQLITE_TRANSIENT);
+        insert->step();
+        insert->reset();
       }
     }
     db->exec("COMMIT");
@@ -215,8 +186,9 @@ void BM_EnqueueOnly(benchmark::State& state) {
 }
 
 BENCHMARK(BM_PlainPreparedInsertFloor)->Iterations(10)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_StoreWriterPath)->Arg(32)->Iterations(10)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_StoreWriterPath)->Arg(1)->Iterations(10)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StoreWriterPath)->Args({32, 0})->Iterations(10)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StoreWriterPath)->Args({1, 0})->Iterations(10)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StoreWriterPath)->Args({32, 1})->Iterations(10)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EnqueueOnly)->Iterations(200)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Varbinds of any type, value and OID (fuzz_input.hpp) through every shipped
-// profile: resolve, apply, LLDP. Nothing may crash, and no decoded number may
+// profile and tests/fuzz/snmp/profiles: resolve, apply, LLDP. Nothing may crash, and no decoded number may
 // be NaN (not reported is std::nullopt).
 #include <cmath>
 #include <cstdlib>
@@ -12,8 +12,9 @@
 namespace {
 
 const opticsd::snmp::ProfileCatalog& catalog() {
-  static auto loaded =
-      opticsd::snmp::ProfileCatalog::load({std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles"});
+  static auto loaded = opticsd::snmp::ProfileCatalog::load(
+      {std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles",
+       std::string(OPTICSD_SOURCE_DIR) + "/tests/fuzz/snmp/profiles"});  // plus the table features none ships
   if (!loaded || (*loaded)->profiles().empty()) std::abort();
   return **loaded;
 }

@@ -8,6 +8,8 @@ Usage: misbehaving_agent.py PORT. The community picks the behaviour:
   exceptions  like endless, but every value is noSuchInstance (nothing to keep)
   flood    like endless, but every answer comes 20 times, after 20 stray datagrams
            (another request id, another community, truncated junk)
+  lossy    like endless, but the first copy of every request is dropped: only a
+           retry is answered (a lossy path in front of the agent)
 Every mode answers GET for sysObjectID.0 with Arista's OID. Prints "ready".
 """
 import os
@@ -102,6 +104,7 @@ def main():
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # the test stops reading after this line
     except BrokenPipeError:
         pass
+    seen_requests = set()
     while True:
         data, peer = sock.recvfrom(65535)
         try:
@@ -120,6 +123,9 @@ def main():
                 oids.append(dec_oid(name))
             binds = answer(community.decode(), kind, oids, int.from_bytes(max_rep, "big") or 1)
         except (IndexError, ValueError, UnicodeDecodeError):
+            continue
+        if community == b"lossy" and reqid not in seen_requests:
+            seen_requests.add(reqid)
             continue
         def reply_for(rid, comm):
             body = tlv(0x02, rid) + enc_int(0) + enc_int(0) + tlv(0x30, b"".join(tlv(0x30, b) for b in binds))

@@ -72,6 +72,23 @@ TEST(ConfigTest, LoadsEverySection) {
   EXPECT_EQ(config->targets[1].interval, std::chrono::minutes(1));
 }
 
+// storage.deadband: the history store's tolerances and heartbeat (issue 14).
+TEST(ConfigTest, StorageDeadbandIsReadAndChecked) {
+  const std::string base = "targets: [{name: a, driver: sim}]\nstorage:\n  deadband: ";
+  auto config = loadConfigText(base + "{heartbeat: 5m, power_db: 0.1, ber_decades: 0.5, finding_context_rows: 3}\n",
+                               "test.yaml");
+  ASSERT_TRUE(config) << config.error().format();
+  EXPECT_EQ(config->storage.deadband.heartbeat, std::chrono::minutes(5));
+  EXPECT_EQ(config->storage.deadband.power_db, 0.1);
+  EXPECT_EQ(config->storage.deadband.ber_decades, 0.5);
+  EXPECT_EQ(config->storage.deadband.finding_context_rows, 3u);
+  EXPECT_EQ(config->storage.deadband.temperature_c, DeadbandOptions{}.temperature_c) << "unset keeps the default";
+  EXPECT_NE(onlyIssue(base + "{power_db: -1}\n").message.find("0 or more"), std::string::npos);
+  const ConfigIssue unknown = onlyIssue(base + "{power_dbm: 0.1}\n");
+  EXPECT_EQ(unknown.key, "storage.deadband.power_dbm");
+  EXPECT_NE(unknown.message.find("power_db"), std::string::npos) << "lists the known keys: " << unknown.message;
+}
+
 TEST(ConfigTest, EmbeddedDemoIsValid) {
   auto config = loadDemoConfig();
   ASSERT_TRUE(config) << config.error().format();

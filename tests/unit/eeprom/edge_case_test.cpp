@@ -145,13 +145,16 @@ TEST(Reuse, SecondDecodeLeavesNothingBehind) {
   s.target = "sw1";
   s.port = "Ethernet1";
   decodeModule(loadFixture("synthetic-cmis-400g-dr4"), s);
-  ASSERT_EQ(s.lanes.size(), 8u);
+  ASSERT_EQ(s.lanes.size(), 4u);
+  ASSERT_FALSE(s.identity.applications.empty());
   decodeModule(loadFixture("synthetic-sfp-no-ddm"), s);
   EXPECT_EQ(s.target, "sw1");
   EXPECT_EQ(s.port, "Ethernet1");
   EXPECT_EQ(s.lanes.size(), 1u);
   EXPECT_TRUE(s.module.empty());
   EXPECT_TRUE(s.identity.firmware_version.empty());
+  EXPECT_TRUE(s.identity.applications.empty());
+  EXPECT_TRUE(s.identity.data_paths.empty());
   EXPECT_FALSE(s.thresholds(LaneMetric::kPreFecBerRatio));
   EXPECT_FALSE(s.module_flags[0]);
 }
@@ -245,6 +248,52 @@ TEST(Reuse, EveryPairOfModulesDecodesAsIfFresh) {
       EXPECT_EQ(describe(reused), describe(fresh)) << first_name << " then " << second_name;
     }
   }
+}
+
+}  // namespace
+}  // namespace opticsd::eeprom::test
+
+namespace opticsd::eeprom::test {
+namespace {
+
+// The identity fields `decode` shows besides (ethtool -m's), from the fixtures' bytes.
+TEST(DecodeFields, Sff8472RateEncodingAndLinkLengths) {
+  ModuleMemory m = loadFixture("synthetic-sfp-internal-cal");
+  const std::uint8_t bytes[] = {0x06, 0x67, 0x00, 2, 100, 30, 0, 0, 40};  // bytes 11-19
+  m.write(kI2cAddressA0, 0, 0, 11, bytes);
+  Sample s;
+  decodeModule(m, s);
+  EXPECT_EQ(s.identity.encoding, "64B/66B");                                      // byte 11 = 06h (SFF-8472)
+  EXPECT_NEAR(s.identity.nominal_signalling_rate_gbaud.value_or(0), 10.3, 1e-9);  // 103 x 100 MBd
+  EXPECT_DOUBLE_EQ(s.identity.link_lengths.smf_m.value_or(0), 10000.0);          // byte 15 = 100 x 100 m
+  EXPECT_DOUBLE_EQ(s.identity.link_lengths.om2_m.value_or(0), 300.0);            // byte 16 = 30 x 10 m
+  EXPECT_FALSE(s.identity.link_lengths.om1_m);                                   // 0: not given
+  EXPECT_FALSE(s.identity.link_lengths.om4_m);
+  EXPECT_DOUBLE_EQ(s.identity.link_lengths.om3_m.value_or(0), 400.0);  // byte 19 = 40 x 10 m
+  EXPECT_TRUE(s.identity.hardware_revision.empty());                   // CMIS only
+}
+
+TEST(DecodeFields, Sff8636EncodingRateAndTechnology) {
+  const Sample s = decodeFixture("synthetic-qsfp28-sr4");
+  EXPECT_EQ(s.identity.encoding, "64B/66B");  // byte 139 = 05h in SFF-8636's reading
+  EXPECT_NEAR(s.identity.nominal_signalling_rate_gbaud.value_or(0), 25.75, 1e-9);  // FFh: byte 222 = 103 x 250 MBd
+  EXPECT_EQ(s.identity.media_technology, "850 nm VCSEL");                        // byte 147 bits 7-4 = 0
+  EXPECT_FALSE(s.identity.link_lengths.smf_m);
+}
+
+TEST(DecodeFields, CmisHardwareRevisionTechnologyLengthsAndVdmFlag) {
+  ModuleMemory m = loadFixture("synthetic-cmis-400g-dr4");
+  const std::uint8_t hw[] = {3, 1, 0x4A, 0, 50};  // page 01h 130-131 hardware 3.1, 132 SMF 01b|10 -> 10 km, 134 OM4
+  m.write(kI2cAddressA0, 0, 0x01, 130, hw);
+  Sample s;
+  decodeModule(m, s);
+  EXPECT_EQ(s.identity.hardware_revision, "3.1");
+  EXPECT_EQ(s.identity.media_technology, "1310 nm EML");  // byte 212 = 06h
+  EXPECT_DOUBLE_EQ(s.identity.link_lengths.smf_m.value_or(0), 10000.0);
+  EXPECT_FALSE(s.identity.link_lengths.om5_m);  // byte 133 = 0
+  EXPECT_EQ(s.identity.vdm_supported, true);     // page 01h byte 142 bit 6
+  EXPECT_FALSE(s.identity.nominal_signalling_rate_gbaud);
+  EXPECT_EQ(decodeFixture("synthetic-cmis-osfp-2banks").identity.vdm_supported, false);
 }
 
 }  // namespace

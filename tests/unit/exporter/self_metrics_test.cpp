@@ -76,6 +76,17 @@ TEST_F(SelfMetricsTest, StoreCountersFollowTotalsAndNeverGoBack) {
   EXPECT_EQ(valueOf(t, "opticsd_store_lag_seconds"), 0.5);
 }
 
+TEST_F(SelfMetricsTest, FindingsStoreUpOnlyOnceKnownAndCountersFollowTotals) {
+  EXPECT_EQ(valueOf(text(), "opticsd_findings_store_up"), std::nullopt);  // storage off: not reported
+  metrics_.setFindingsStoreStats({.up = true, .dropped_total = 0, .write_errors_total = 0});
+  EXPECT_EQ(valueOf(text(), "opticsd_findings_store_up"), 1);
+  metrics_.setFindingsStoreStats({.up = false, .dropped_total = 4, .write_errors_total = 3});
+  const std::string t = text();
+  EXPECT_EQ(valueOf(t, "opticsd_findings_store_up"), 0);
+  EXPECT_EQ(valueOf(t, "opticsd_findings_store_events_dropped_total"), 4);
+  EXPECT_EQ(valueOf(t, "opticsd_findings_store_write_errors_total"), 3);
+}
+
 TEST_F(SelfMetricsTest, BuildInfoAndConfigLoads) {
   EXPECT_EQ(valueOf(text(), R"(opticsd_build_info{version="1.2.3"})"), 1);
   metrics_.recordConfigLoad(true, 1700000000);

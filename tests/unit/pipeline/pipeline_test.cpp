@@ -145,5 +145,31 @@ TEST_F(PipelineTest, ImpossibleValuesAreDroppedCountedAndNamedBeforeAnyStage) {
   EXPECT_EQ(counterValue(registry, "opticsd_implausible_values_total", "leaf-1"), 2);
 }
 
+// An unused VDM threshold set (0xFFFF, decoded far outside any BER) is the
+// same on every poll: dropped each time, said and counted once per module.
+TEST_F(PipelineTest, ImpossibleThresholdsAreCountedOncePerModuleButDroppedEveryPoll) {
+  pipeline.setTargets({"leaf-1"});
+  std::vector<Sample> staged;
+  pipeline.addStage([&](const std::string&, std::vector<Sample>& samples) { staged = samples; });
+  const auto poll = [&](const std::string& serial) {
+    auto r = report("leaf-1", 1);
+    Sample& s = r.result.samples[0];
+    s.identity.serial = serial;
+    Thresholds unused;
+    unused.high_alarm = 65535.0;
+    unused.high_warning = 65535.0;
+    s.thresholds(LaneMetric::kPreFecBerRatio) = unused;
+    pipeline.onReport(r);
+    return staged.at(0);
+  };
+  for (int i = 0; i < 3; ++i) {
+    const Sample seen = poll("SN-A");
+    EXPECT_FALSE(seen.thresholds(LaneMetric::kPreFecBerRatio)) << "dropped on poll " << i;
+  }
+  EXPECT_EQ(counterValue(registry, "opticsd_implausible_values_total", "leaf-1"), 2);
+  poll("SN-B");  // a swapped-in module is a new module
+  EXPECT_EQ(counterValue(registry, "opticsd_implausible_values_total", "leaf-1"), 4);
+}
+
 }  // namespace
 }  // namespace opticsd

@@ -23,6 +23,7 @@ TEST(StoreOverwrittenInPlaceTest, FailsVisiblyKeepsTheCycleAndResumesWhenTheFile
   o.retry_initial = std::chrono::milliseconds(10);
   o.retry_max = std::chrono::milliseconds(50);
   o.retention = std::chrono::milliseconds(0);
+  o.deadband.heartbeat = std::chrono::milliseconds(0);
   auto opened = SqliteStore::open(o);
   ASSERT_TRUE(opened) << opened.error().message;
   auto& store = *opened;
@@ -53,7 +54,7 @@ TEST(StoreOverwrittenInPlaceTest, FailsVisiblyKeepsTheCycleAndResumesWhenTheFile
   ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
   EXPECT_FALSE(store->stats().failing);
   test::RawDb fresh(o.path.string());
-  EXPECT_EQ(fresh.count("SELECT count(*) FROM module_samples WHERE ts_ms = 2000"), 2);
+  EXPECT_EQ(fresh.count("SELECT count(*) FROM module_history WHERE ts_ms = 2000"), 2);
 }
 
 // The destructor makes one last attempt and counts the rest as dropped: a
@@ -69,6 +70,7 @@ TEST(StoreShutdownTest, BacklogAfterTheLastAttemptIsCountedAsDroppedNotWritten) 
   o.retry_max = std::chrono::milliseconds(50);
   o.retention = std::chrono::milliseconds(0);
   o.max_batch_cycles = 4;
+  o.deadband.heartbeat = std::chrono::milliseconds(0);
   std::mutex log_mutex;
   std::vector<std::string> log;
   o.log = [&](std::string_view line) {
@@ -85,7 +87,7 @@ TEST(StoreShutdownTest, BacklogAfterTheLastAttemptIsCountedAsDroppedNotWritten) 
   EXPECT_FALSE(store->flush(std::chrono::milliseconds(50)));
   ASSERT_EQ(other.exec("COMMIT"), SQLITE_OK);  // the cause clears just as the daemon stops
   store.reset();
-  const auto rows = other.count("SELECT count(*) FROM module_samples");
+  const auto rows = other.count("SELECT count(*) FROM module_history");
   EXPECT_GE(rows, 1) << "the last attempt wrote nothing";
   EXPECT_LT(rows, kCycles / 2) << "the destructor wrote the whole backlog instead of one last attempt";
   std::lock_guard lock(log_mutex);

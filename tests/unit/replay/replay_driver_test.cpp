@@ -186,6 +186,21 @@ TEST(ReplayDriver, ModuleSwapReportsTheNewSerial) {
   EXPECT_NEAR(temps[3], 38.0, 1e-9);
 }
 
+TEST(ReplayDriver, StepIntervalStampsSamplesWithTheCapturesTimeNotTheClock) {
+  auto loaded = loadReplayDirectory(kHost);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ReplayDriver driver("host1", nullptr, std::move(*loaded), 30'000);
+  // Polled every 10 ms by the scheduler: the Samples still advance 30 s a step.
+  for (int step = 0; step < 4; ++step) {
+    const auto result = driver.step(1'700'000'000'000 + step * 10);
+    ASSERT_FALSE(result.samples.empty());
+    for (const auto& s : result.samples) EXPECT_EQ(s.timestamp_ms, 1'700'000'000'000 + step * 30'000LL) << s.port;
+  }
+  // Without it, the scheduler's clock.
+  auto plain = load(kHost);
+  EXPECT_EQ(plain.step(1234).samples.front().timestamp_ms, 1234);
+}
+
 TEST(ReplayDriver, FecSequenceWithResetThroughTheDeriver) {
   auto driver = load(kHost);
   FecBerDeriver deriver;
@@ -336,6 +351,35 @@ TEST(ReplayDirectory, RejectsBadSequenceWithFileName) {
   ASSERT_FALSE(loaded);
   EXPECT_NE(loaded.error().message.find("fec.seq"), std::string::npos);
   EXPECT_NE(loaded.error().message.find("line 2"), std::string::npos);
+}
+
+// fec.seq `time_ms=`: Samples carry the capture's own (uneven) times from the
+// first poll on, however fast the replay is polled, and keep its last
+// interval once the sequence ends; they win over step_interval.
+TEST(ReplayDriver, CaptureTimesStampSamplesAtTheirOwnUnevenIntervals) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "eth0");
+  std::ofstream(dir.path() / "eth0" / "fec.seq") << "time_ms=5000 up=1\ntime_ms=35000 up=1\ntime_ms=100000 up=1\n";
+  auto loaded = loadReplayDirectory(dir.path());
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ReplayDriver driver("host1", nullptr, std::move(*loaded), 30'000);
+  const std::int64_t first = 1'700'000'000'000;
+  std::vector<std::int64_t> stamped;
+  for (int step = 0; step < 4; ++step) {
+    const auto result = driver.step(first + step * 10);
+    ASSERT_EQ(result.samples.size(), 1u);
+    stamped.push_back(result.samples[0].timestamp_ms - first);
+  }
+  EXPECT_EQ(stamped, (std::vector<std::int64_t>{0, 30'000, 95'000, 160'000}));
+}
+
+TEST(ReplayDirectory, RejectsCaptureTimesThatGoBack) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "eth0");
+  std::ofstream(dir.path() / "eth0" / "fec.seq") << "time_ms=30000 up=1\ntime_ms=29999 up=1\n";
+  auto loaded = loadReplayDirectory(dir.path());
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().message.find("line 2"), std::string::npos) << loaded.error().message;
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // drifted module; a module swapped while the daemon was down learns its own.
 #include <gtest/gtest.h>
 
-#include "daemon/rules/findings_store.hpp"
+#include "daemon/store/findings_history.hpp"
+#include "daemon/store/sqlite_store.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "tests/unit/rules/recording_sink.hpp"
 #include "tests/unit/rules/test_samples.hpp"
@@ -13,6 +14,13 @@ namespace opticsd {
 namespace {
 
 using test::optic;
+
+// The history store the daemon gives the engine as its FindingSink.
+Result<std::unique_ptr<SqliteStore>> openHistory(const std::filesystem::path& db) {
+  StoreOptions o;
+  o.path = db;
+  return SqliteStore::open(o);
+}
 
 constexpr std::int64_t kEpoch = 1'700'000'000'000;
 
@@ -24,7 +32,7 @@ Sample withBias(std::int64_t t, double bias_ma, const std::string& serial = "SN-
 }
 
 std::vector<BiasBaseline> storedIn(const std::filesystem::path& db) {
-  auto store = FindingsStore::open(db);
+  auto store = openHistory(db);
   EXPECT_TRUE(store) << store.error().message;
   return store ? (*store)->takeStoredBaselines() : std::vector<BiasBaseline>{};
 }
@@ -34,7 +42,7 @@ TEST(BiasBaselineRestart, DriftStartedBeforeARestartIsStillFlagged) {
   const auto db = dir.file("history.db");
   std::int64_t t = kEpoch;
   {
-    auto store = FindingsStore::open(db);
+    auto store = openHistory(db);
     ASSERT_TRUE(store) << store.error().message;
     RulesEngine engine(defaultRuleSet(), Topology{}, store->get());
     for (int i = 0; i < 5; ++i) engine.evaluate("sw", {withBias(t += 30'000, 6.0)});  // the baseline: 6 mA
@@ -51,7 +59,7 @@ TEST(BiasBaselineRestart, DriftStartedBeforeARestartIsStillFlagged) {
   for (double b : stored[0].lanes_ma) EXPECT_NEAR(b, 6.0, 1e-4);
 
   // Restart: the module is now at +25%.
-  auto store = FindingsStore::open(db);
+  auto store = openHistory(db);
   ASSERT_TRUE(store);
   RulesEngine engine(defaultRuleSet(), Topology{}, store->get());
   for (int i = 0; i < 3; ++i) engine.evaluate("sw", {withBias(t += 30'000, 7.5)});
@@ -72,14 +80,14 @@ TEST(BiasBaselineRestart, ASwappedModuleLearnsItsOwn) {
   const auto db = dir.file("history.db");
   std::int64_t t = kEpoch;
   {
-    auto store = FindingsStore::open(db);
+    auto store = openHistory(db);
     ASSERT_TRUE(store);
     RulesEngine engine(defaultRuleSet(), Topology{}, store->get());
     for (int i = 0; i < 5; ++i) engine.evaluate("sw", {withBias(t += 30'000, 6.0)});
     ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
   }
   {
-    auto store = FindingsStore::open(db);
+    auto store = openHistory(db);
     ASSERT_TRUE(store);
     RulesEngine engine(defaultRuleSet(), Topology{}, store->get());
     // Another module in the same port, drawing 8 mA from the start: not a drift.

@@ -4,7 +4,8 @@
 
 #include <filesystem>
 
-#include "daemon/rules/findings_store.hpp"
+#include "daemon/store/findings_history.hpp"
+#include "daemon/store/sqlite_store.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "tests/unit/rules/recording_sink.hpp"
 #include "tests/unit/rules/test_samples.hpp"
@@ -227,12 +228,19 @@ TEST(Rules, DisabledRuleNeverFires) {
 
 using test::TempDir;
 
+// The history store the daemon gives the engine as its FindingSink.
+Result<std::unique_ptr<SqliteStore>> openHistory(const std::filesystem::path& db) {
+  StoreOptions o;
+  o.path = db;
+  return SqliteStore::open(o);
+}
+
 TEST(Rules, ActiveFindingsSurviveARestartThroughTheStore) {
   TempDir dir;
   const auto db = dir.file("history.db");
   std::int64_t t = 1'700'000'000'000;
   {
-    auto store = FindingsStore::open(db);
+    auto store = openHistory(db);
     ASSERT_TRUE(store) << store.error().message;
     RulesEngine engine(defaultRuleSet(), Topology{}, store->get());
     for (int i = 0; i < 3; ++i) engine.evaluate("sw", {module("p1", t += 30'000, 72), module("p2", t, 40)});
@@ -241,7 +249,7 @@ TEST(Rules, ActiveFindingsSurviveARestartThroughTheStore) {
   }
   FindingsFilter active;
   active.active_only = true;
-  auto loaded = FindingsStore::loadFindings(db, active);
+  auto loaded = loadFindings(db, active);
   ASSERT_TRUE(loaded) << loaded.error().message;
   ASSERT_EQ(loaded->size(), 1u);
   const std::int64_t start = (*loaded)[0].start_ms;
@@ -251,7 +259,7 @@ TEST(Rules, ActiveFindingsSurviveARestartThroughTheStore) {
 
   // "Restart": a new engine adopts the finding; a still-hot module raises
   // nothing new, a cooled one clears it with an end time in the store.
-  auto store = FindingsStore::open(db);
+  auto store = openHistory(db);
   ASSERT_TRUE(store);
   test::RecordingSink probe;
   {
@@ -267,7 +275,7 @@ TEST(Rules, ActiveFindingsSurviveARestartThroughTheStore) {
   for (int i = 0; i < 3; ++i) engine.evaluate("sw", {module("p1", t += 30'000, 40)});
   EXPECT_TRUE(engine.activeFindings().empty());
   ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
-  auto all = FindingsStore::loadFindings(db, FindingsFilter{});
+  auto all = loadFindings(db, FindingsFilter{});
   ASSERT_TRUE(all);
   ASSERT_EQ(all->size(), 1u);
   EXPECT_EQ((*all)[0].start_ms, start);
@@ -282,7 +290,7 @@ TEST(Rules, SuspectsAreStoredWithTheHostBehindThePort) {
   Topology topo = parseTopology(YAML::Load("links: [{switch: sw, ports: p1-4, host: 'gpu-node-{n}', gpu: '3', rail: '4'}]"),
                                 "t.yaml", issues);
   ASSERT_TRUE(issues.empty());
-  auto store = FindingsStore::open(db);
+  auto store = openHistory(db);
   ASSERT_TRUE(store);
   RulesEngine engine(defaultRuleSet(), std::move(topo), store->get());
   std::int64_t t = 1'000'000;
@@ -293,41 +301,13 @@ TEST(Rules, SuspectsAreStoredWithTheHostBehindThePort) {
     engine.evaluate("sw", {module("p1", t, 40), bad});
   }
   ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
-  auto suspects = FindingsStore::loadSuspects(db);
+  auto suspects = loadSuspects(db);
   ASSERT_TRUE(suspects) << suspects.error().message;
   ASSERT_EQ(suspects->size(), 1u);
   EXPECT_EQ((*suspects)[0].port, "p2");
   EXPECT_EQ((*suspects)[0].endpoint.host, "gpu-node-2");
   EXPECT_EQ((*suspects)[0].endpoint.rail, "4");
   EXPECT_NE((*suspects)[0].reason.find("pre_fec_ber"), std::string::npos) << (*suspects)[0].reason;
-}
-
-TEST(Rules, FindingsStoreReopensADeletedDatabaseAndKeepsWriting) {
-  TempDir dir;
-  const auto db = dir.file("history.db");
-  std::vector<std::string> log;
-  auto store = FindingsStore::open(db, [&](std::string_view line) { log.emplace_back(line); });
-  ASSERT_TRUE(store) << store.error().message;
-  const auto finding = [](const std::string& port, std::int64_t start) {
-    Finding f;
-    f.target = "sw";
-    f.port = port;
-    f.rule = "rx_power_low";
-    f.start_ms = start;
-    f.detail = "test";
-    return f;
-  };
-  (*store)->record(finding("p1", 1000));
-  ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
-  (*store)->record(finding("p2", 2000));
-  ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
-  auto rows = FindingsStore::loadFindings(db, FindingsFilter{});
-  ASSERT_TRUE(rows) << rows.error().message;
-  ASSERT_EQ(rows->size(), 1u) << "the finding went to the deleted file";
-  EXPECT_EQ((*rows)[0].port, "p2");
-  ASSERT_FALSE(log.empty());
-  EXPECT_NE(log.front().find("reopening"), std::string::npos) << log.front();
 }
 
 TEST(Rules, TopologyInfoNamesWhatSitsBehindEachPortAndFollowsLldp) {

@@ -25,6 +25,7 @@ SimSwitchConfig withScenario(ScenarioKind kind, int port_index, std::int64_t ons
   SimSwitchConfig c;
   c.seed = 7;
   c.ports = 8;
+  c.environment.enabled = false;  // the scenario's effect alone, checked analytically
   ScenarioSpec s;
   s.kind = kind;
   s.port_index = port_index;
@@ -153,7 +154,7 @@ TEST(SimSwitch, HealthyValuesArePlausibleAndRaiseNoFlags) {
       SCOPED_TRACE(s.port + " t=" + std::to_string(t));
       const double temp = *s.module[ModuleMetric::kTemperatureCelsius];
       EXPECT_GE(temp, 35.0);
-      EXPECT_LE(temp, 50.0);
+      EXPECT_LE(temp, 60.0);  // +8 C during a job
       const double vcc = *s.module[ModuleMetric::kSupplyVoltageVolts];
       EXPECT_GE(vcc, 3.25);
       EXPECT_LE(vcc, 3.35);
@@ -166,13 +167,13 @@ TEST(SimSwitch, HealthyValuesArePlausibleAndRaiseNoFlags) {
         const double rx = *l.values[LaneMetric::kRxPowerDbm];
         const double ber = *l.values[LaneMetric::kPreFecBerRatio];
         EXPECT_GE(bias, 6.0);
-        EXPECT_LE(bias, 9.0);
+        EXPECT_LE(bias, 10.0);  // bias follows a job's heat
         EXPECT_GE(tx, 0.5);
         EXPECT_LE(tx, 2.0);
-        EXPECT_GE(rx, -4.0);
-        EXPECT_LE(rx, -1.0);
-        EXPECT_GE(ber, 5e-9);
-        EXPECT_LE(ber, 2e-7);
+        EXPECT_GE(rx, -4.5);  // +-3 sigma of AR(1) drift around -1..-4
+        EXPECT_LE(rx, -0.5);
+        EXPECT_GE(ber, 1e-9);  // BER wander: +-3 sigma of 0.28 decade
+        EXPECT_LE(ber, 1e-6);
         EXPECT_LE(*l.values[LaneMetric::kPreFecBerMinRatio], ber);
         EXPECT_GE(*l.values[LaneMetric::kPreFecBerMaxRatio], ber);
         EXPECT_GE(*l.values[LaneMetric::kEsnrDecibels], 19.0);  // FBOSS link-test minimum

@@ -144,6 +144,37 @@ TEST(CiscoProfile, DbmTypeAndRelationThresholds) {
   EXPECT_EQ(s->identity.part_number, "SFP-10G-SR");
 }
 
+// Issue 12: IOS-XE names its sensors "Te1/0/1 Module Temperature Sensor" (no
+// "Transceiver", no lane) and gave 0 modules with an ok poll.
+TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
+  auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-iosxe.snmprec"), "c9300", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 2u) << "the inlet temperature sensor became a module";
+  const Sample* te = findPort(r, "Te1/0/1");
+  ASSERT_NE(te, nullptr);
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kTemperatureCelsius], 28.9);
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kSupplyVoltageVolts], 3.28);
+  ASSERT_EQ(te->lanes.size(), 1u);
+  EXPECT_NEAR(*te->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 34.8, 1e-9);  // milli A, precision 1
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kTxPowerDbm], -2.3);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kRxPowerDbm], -4.1);
+  const auto& rx = te->thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, -1.0);
+  EXPECT_DOUBLE_EQ(*rx->high_warning, -3.0);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -16.0);
+  EXPECT_DOUBLE_EQ(*rx->low_warning, -14.0);
+  EXPECT_EQ(te->identity.serial, "FNS17460ABC");
+  const Sample* hu = findPort(r, "Hu1/0/49");
+  ASSERT_NE(hu, nullptr);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kTemperatureCelsius], 35.5);
+  ASSERT_EQ(hu->lanes.size(), 4u);
+  for (int lane = 1; lane <= 4; ++lane) {
+    EXPECT_EQ(hu->lanes[lane - 1].number, lane);
+    EXPECT_DOUBLE_EQ(*hu->lanes[lane - 1].values[LaneMetric::kRxPowerDbm], -1.0 * lane);
+  }
+}
+
 TEST(JuniperProfile, ModuleAndLaneTables) {
   auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-dom.snmprec"), "mx", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
@@ -163,6 +194,106 @@ TEST(JuniperProfile, ModuleAndLaneTables) {
   EXPECT_DOUBLE_EQ(*rx->low_warning, -16.98);
   EXPECT_DOUBLE_EQ(*s->thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 110.0);
   EXPECT_DOUBLE_EQ(*s->thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 0.0);  // a dBm limit of 0 is real
+  EXPECT_EQ(findPort(r, "ge-1/0/1"), nullptr) << "an all-zero row (empty cage) became a 0 C, 0 dBm module";
+  EXPECT_EQ(r.samples.size(), 1u);
+}
+
+// TIMETRA-PORT-MIB encodings: 1/256 C, 100 uV, 2 uA, 0.1 uW.
+TEST(NokiaProfile, ModuleAndLaneTablesInTheMibsUnits) {
+  auto r = decode(shippedProfile("nokia-sros"), fixtureStore("nokia-sros.snmprec"), "sr1", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 2u) << "the empty cage 1/1/2 became a module";
+  const Sample* sfp = findPort(r, "1/1/1");
+  ASSERT_NE(sfp, nullptr);
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kTemperatureCelsius], 35.0);      // 8960 / 256
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kSupplyVoltageVolts], 3.2944);    // 32944 x 100 uV
+  ASSERT_EQ(sfp->lanes.size(), 1u);
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 4.536, 1e-9);  // 2268 x 2 uA
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kTxPowerDbm], dbm(0.3196), 1e-9);    // 3196 x 0.1 uW
+  EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kRxPowerDbm], -10.0, 1e-9);          // 100 uW
+  EXPECT_DOUBLE_EQ(*sfp->thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 109.0);
+  EXPECT_DOUBLE_EQ(*sfp->thresholds(ModuleMetric::kTemperatureCelsius)->low_alarm, -29.0);
+  EXPECT_NEAR(*sfp->thresholds(LaneMetric::kRxPowerDbm)->low_alarm, dbm(0.0298), 1e-9);
+  EXPECT_NEAR(*sfp->thresholds(LaneMetric::kTxBiasMilliamperes)->high_alarm, 15.0, 1e-9);
+  const Sample* qsfp = findPort(r, "1/1/3");
+  ASSERT_NE(qsfp, nullptr);
+  EXPECT_DOUBLE_EQ(*qsfp->module[ModuleMetric::kTemperatureCelsius], 36.0);
+  EXPECT_FALSE(qsfp->thresholds(LaneMetric::kTxBiasMilliamperes)) << "an empty 0 mA limit became a limit";
+  ASSERT_EQ(qsfp->lanes.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const Lane* l = findLane(*qsfp, n);
+    ASSERT_NE(l, nullptr);
+    EXPECT_NEAR(*l->values[LaneMetric::kTxBiasMilliamperes], 7.0, 1e-9);
+    EXPECT_NEAR(*l->values[LaneMetric::kTxPowerDbm], dbm(0.5), 1e-9);
+    EXPECT_NEAR(*l->values[LaneMetric::kRxPowerDbm], dbm((4000 - 500 * n) / 10000.0), 1e-9) << n;
+  }
+}
+
+// IPI-CMM-CHASSIS-MIB: 0.01 C, 0.001 V, 0.001 mA, 0.001 dBm; -100001 and
+// -100002 mean "no value"; the transceiver number is not an ifIndex.
+TEST(OcnosProfile, ChannelRowsInTheMibsUnitsNamedByTheMibIndex) {
+  auto r = decode(shippedProfile("ipinfusion-ocnos"), fixtureStore("ipinfusion-ocnos.snmprec"), "ocnos", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  for (const auto& s : r.samples) {
+    EXPECT_NE(s.port, "eth0") << "transceiver 9 was taken for ifIndex 9";
+  }
+  const Sample* sfp = findPort(r, "cmmTrans1.9");
+  ASSERT_NE(sfp, nullptr);
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kTemperatureCelsius], 35.12);
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kSupplyVoltageVolts], 3.301);
+  ASSERT_EQ(sfp->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*sfp->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 6.5);
+  EXPECT_DOUBLE_EQ(*sfp->lanes[0].values[LaneMetric::kTxPowerDbm], -2.35);
+  EXPECT_DOUBLE_EQ(*sfp->lanes[0].values[LaneMetric::kRxPowerDbm], -3.1);
+  EXPECT_FALSE(sfp->thresholds(LaneMetric::kRxPowerDbm)) << "limits were read from columns of unknown meaning";
+  const Sample* qsfp = findPort(r, "cmmTrans1.49");
+  ASSERT_NE(qsfp, nullptr);
+  ASSERT_EQ(qsfp->lanes.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const Lane* l = findLane(*qsfp, n);
+    ASSERT_NE(l, nullptr) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kRxPowerDbm], (-1500 - 500 * n) / 1000.0) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kTxBiasMilliamperes], (7000 + 100 * n) / 1000.0) << n;
+  }
+  if (const Sample* no_ddm = findPort(r, "cmmTrans1.10")) {
+    EXPECT_FALSE(no_ddm->module[ModuleMetric::kTemperatureCelsius]) << "-100001 became -1000.01 C";
+    EXPECT_FALSE(no_ddm->module[ModuleMetric::kSupplyVoltageVolts]);
+    for (const auto& l : no_ddm->lanes) {
+      EXPECT_FALSE(l.values[LaneMetric::kRxPowerDbm]) << "-100002 became a power";
+      EXPECT_FALSE(l.values[LaneMetric::kTxPowerDbm]);
+      EXPECT_FALSE(l.values[LaneMetric::kTxBiasMilliamperes]);
+    }
+  }
+}
+
+// DELL-NETWORKING-IF-EXTENSION-MIB: text with units, one column per lane, a
+// row without optics (dellNetIfTransOpticsPresent false) is no module.
+TEST(DellOs9Profile, TextColumnsPerLaneAndRowsWithoutOptics) {
+  auto r = decode(shippedProfile("dell-os9"), fixtureStore("dell-os9.snmprec"), "os9", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  EXPECT_EQ(findPort(r, "hundredGigE 1/3"), nullptr) << "a port without optics became a 0 C, 0 dBm module";
+  const Sample* sr4 = findPort(r, "fortyGigE 1/1");
+  ASSERT_NE(sr4, nullptr);
+  EXPECT_DOUBLE_EQ(*sr4->module[ModuleMetric::kTemperatureCelsius], 31.5);
+  EXPECT_DOUBLE_EQ(*sr4->module[ModuleMetric::kSupplyVoltageVolts], 3.29);
+  ASSERT_EQ(sr4->lanes.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const Lane* l = findLane(*sr4, n);
+    ASSERT_NE(l, nullptr) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kTxPowerDbm], -1.0 - 0.25 * n) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kRxPowerDbm], -2.0 - 0.25 * n) << n;
+    EXPECT_DOUBLE_EQ(*l->values[LaneMetric::kTxBiasMilliamperes], 6.0 + n) << n;
+  }
+  const Sample* one = findPort(r, "hundredGigE 1/2");
+  ASSERT_NE(one, nullptr);
+  EXPECT_DOUBLE_EQ(*findLane(*one, 1)->values[LaneMetric::kRxPowerDbm], -3.1);
+  EXPECT_DOUBLE_EQ(*findLane(*one, 1)->values[LaneMetric::kTxPowerDbm], -2.35);
+  for (int n = 2; n <= 4; ++n) {
+    if (const Lane* l = findLane(*one, n)) {
+      EXPECT_FALSE(l->values[LaneMetric::kRxPowerDbm]) << "'N/A' became a power on lane " << n;
+      EXPECT_FALSE(l->values[LaneMetric::kTxBiasMilliamperes]) << n;
+    }
+  }
 }
 
 TEST(BrokenAgent, EachBadRowIsAnIssueAndGoodRowsSurvive) {

@@ -3,7 +3,9 @@
 #include <boost/asio/io_context.hpp>
 #include <gtest/gtest.h>
 
+#include "drivers/snmp/explain.hpp"
 #include "drivers/snmp/mock_session.hpp"
+#include "drivers/snmp/snmprec.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/snmp_driver.hpp"
 #include "test_support.hpp"
@@ -167,6 +169,64 @@ TEST(SnmpDriverMock, LldpNeighbours) {
   EXPECT_EQ(out.neighbors[0].port, "Ethernet0");
   EXPECT_EQ(out.neighbors[0].remote_system, "gpu-node-17");
   EXPECT_EQ(out.neighbors[0].remote_port, "eth2");
+}
+
+// A Cisco-enterprise agent whose sensor names the profile does not know,
+// with transceivers in ENTITY-MIB: 0 modules must be a poll error with the
+// reason, not a healthy empty poll (issue 12, item 2).
+const char* kUnknownCiscoNaming = R"(1.3.6.1.2.1.1.2.0|6|1.3.6.1.4.1.9.1.2494
+1.3.6.1.2.1.47.1.1.1.1.2.1001|4|SFP-10GBase-SR
+1.3.6.1.2.1.47.1.1.1.1.2.1002|4|Te1/0/1 Widget Reading
+1.3.6.1.2.1.47.1.1.1.1.4.1002|2|1001
+1.3.6.1.2.1.47.1.1.1.1.7.1002|4|Te1/0/1 Widget Reading
+1.3.6.1.4.1.9.9.91.1.1.1.1.1.1002|2|8
+1.3.6.1.4.1.9.9.91.1.1.1.1.2.1002|2|9
+1.3.6.1.4.1.9.9.91.1.1.1.1.3.1002|2|0
+1.3.6.1.4.1.9.9.91.1.1.1.1.4.1002|2|30
+1.3.6.1.4.1.9.9.91.1.1.1.1.5.1002|2|1
+)";
+
+TEST(SnmpDriverMock, ZeroModulesWhileEntityMibListsTransceiversIsAPollError) {
+  Harness h("cisco-entity-sensor.snmprec", "cisco-entity-sensor");
+  h.store_override = VarbindStore(*parseSnmprec(kUnknownCiscoNaming));
+  auto r = h.pollOnce();
+  ASSERT_TRUE(r.failed()) << "a silent ok poll with 0 modules";
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find("profile cisco-entity-sensor found 0 modules"), std::string::npos) << r.errors[0];
+  EXPECT_NE(r.errors[0].find("1 transceiver entities (e.g. 'SFP-10GBase-SR')"), std::string::npos) << r.errors[0];
+  EXPECT_NE(r.errors[0].find("1 sensor rows matched none"), std::string::npos) << r.errors[0];
+  // Between re-reads of the slow tables the reason is kept, not walked for again.
+  h.mock->clearCalls();
+  auto again = h.pollOnce();
+  EXPECT_TRUE(again.failed());
+  EXPECT_EQ(std::count(h.mock->walked().begin(), h.mock->walked().end(), oids::kEntPhysicalEntry.child(2)), 0);
+}
+
+TEST(SnmpDriverMock, ZeroModulesOnADeviceWithoutTransceiversIsFine) {
+  Harness h("cisco-entity-sensor.snmprec", "cisco-entity-sensor");
+  h.store_override = VarbindStore(*parseSnmprec("1.3.6.1.2.1.47.1.1.1.1.2.1|4|Chassis\n"));
+  auto r = h.pollOnce();
+  EXPECT_TRUE(r.samples.empty());
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+}
+
+TEST(SnmpDriverMock, ExplainTracesEveryRowToTheSink) {
+  std::vector<std::string> lines;
+  std::string traced_target;
+  setExplainSink([&](const std::string& target, std::vector<std::string> l) {
+    traced_target = target;
+    lines = std::move(l);
+  });
+  Harness h("cisco-entity-sensor.snmprec", "cisco-entity-sensor");
+  h.store_override = VarbindStore(*parseSnmprec(kUnknownCiscoNaming));
+  h.pollOnce();
+  setExplainSink(nullptr);
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  EXPECT_EQ(traced_target, "sw1");
+  EXPECT_NE(all.find("profile cisco-entity-sensor ("), std::string::npos) << all;
+  EXPECT_NE(all.find("sensor 1002 'Te1/0/1 Widget Reading' type 8: no rule matches"), std::string::npos) << all;
+  EXPECT_NE(all.find("0 modules"), std::string::npos) << all;
 }
 
 }  // namespace

@@ -26,8 +26,66 @@ TEST(SessionConfig, V2cDefaults) {
   ASSERT_TRUE(c) << allIssues(issues);
   EXPECT_EQ(c->community, "s3cret");
   EXPECT_EQ(c->max_repetitions, 50);
-  EXPECT_EQ(c->timeout.count(), 500);
+  EXPECT_EQ(c->timeout.count(), 166);  // the 500 ms poll deadline shared by 3 tries
   EXPECT_EQ(c->describe().find("s3cret"), std::string::npos);
+}
+
+// `timeout: 1s, retries: 3` used to make every try 1 s long, so the poll's
+// 1 s deadline came before the first retry.
+TEST(SessionConfig, RetriesFitInsideThePollDeadline) {
+  std::vector<ConfigIssue> issues;
+  auto c = read("address: 10.0.0.1\ntimeout: 1s\nretries: 3\n", issues);
+  ASSERT_TRUE(c) << allIssues(issues);
+  EXPECT_EQ(c->timeout.count(), 250);
+  EXPECT_LE(c->timeout * (c->retries + 1), std::chrono::milliseconds(1000));
+
+  auto explicit_request = read("address: 10.0.0.1\ntimeout: 5s\nrequest_timeout: 300ms\nretries: 3\n", issues);
+  ASSERT_TRUE(explicit_request) << allIssues(issues);
+  EXPECT_EQ(explicit_request->timeout.count(), 300);
+
+  auto without_deadline = read("address: 10.0.0.1\nrequest_timeout: 700ms\n", issues);
+  ASSERT_TRUE(without_deadline) << allIssues(issues);
+  EXPECT_EQ(without_deadline->timeout.count(), 700);
+}
+
+TEST(SessionConfig, RequestTimeoutThatLeavesNoRoomForRetriesIsRefused) {
+  std::vector<ConfigIssue> issues;
+  auto c = read("address: 10.0.0.1\ntimeout: 1s\nrequest_timeout: 1s\nretries: 3\n", issues);
+  EXPECT_FALSE(c);
+  EXPECT_NE(allIssues(issues).find("retries could never happen"), std::string::npos) << allIssues(issues);
+}
+
+TEST(SessionConfig, AddressWithPort) {
+  struct Case {
+    const char* yaml;
+    const char* host;
+    int port;
+  };
+  const Case cases[] = {
+      {"address: 127.0.0.1:1161", "127.0.0.1", 1161},
+      {"address: '[::1]:1161'", "::1", 1161},
+      {"address: '[2001:db8::7]'", "2001:db8::7", 161},
+      {"address: 2001:db8::7", "2001:db8::7", 161},
+      {"address: leaf-7.example:16100", "leaf-7.example", 16100},
+      {"address: 10.0.0.1\nport: 1162", "10.0.0.1", 1162},
+      {"address: 10.0.0.1:1162\nport: 1162", "10.0.0.1", 1162},
+  };
+  for (const auto& k : cases) {
+    std::vector<ConfigIssue> issues;
+    auto c = read(k.yaml, issues);
+    ASSERT_TRUE(c) << k.yaml << "\n" << allIssues(issues);
+    EXPECT_EQ(c->address, k.host) << k.yaml;
+    EXPECT_EQ(c->port, k.port) << k.yaml;
+  }
+}
+
+TEST(SessionConfig, BadHostPortIsRefusedAtCheckTime) {
+  for (const char* yaml : {"address: 127.0.0.1:99999", "address: 127.0.0.1:abc", "address: '[::1'",
+                           "address: '[::1]x'", "address: ':161'", "address: 127.0.0.1:1161\nport: 161"}) {
+    std::vector<ConfigIssue> issues;
+    EXPECT_FALSE(read(yaml, issues)) << yaml;
+    EXPECT_FALSE(issues.empty()) << yaml;
+  }
 }
 
 TEST(SessionConfig, V3SecretFromFileAndCredential) {

@@ -107,6 +107,7 @@ TEST(HistoryDecimatorTest, StoreCountsWhatItLeavesOutAndWritesTheRest) {
   o.path = dir.file("history.db");
   o.retention = std::chrono::milliseconds(0);
   o.sample_interval = seconds(10);
+  o.deadband.heartbeat = std::chrono::milliseconds(0);  // the decimator alone
   auto store = SqliteStore::open(o);
   ASSERT_TRUE(store) << store.error().message;
   for (std::int64_t t = 0; t < 30'000; t += 1'000) ASSERT_TRUE((*store)->enqueue(test::cycle("leaf", 5, t, 2)));
@@ -116,9 +117,8 @@ TEST(HistoryDecimatorTest, StoreCountsWhatItLeavesOutAndWritesTheRest) {
   EXPECT_EQ(stats.decimated_samples_total, 27u * 5u);
   EXPECT_EQ(stats.dropped_samples_total, 0u);
   test::RawDb db(o.path.string());
-  EXPECT_EQ(db.count("SELECT count(*) FROM module_samples"), 15);
-  EXPECT_EQ(db.count("SELECT count(*) FROM lane_samples"), 30);
-  EXPECT_EQ(db.count("SELECT count(DISTINCT ts_ms) FROM module_samples"), 3);
+  EXPECT_EQ(db.count("SELECT count(*) FROM module_history"), 15);
+  EXPECT_EQ(db.count("SELECT count(DISTINCT ts_ms) FROM module_history"), 3);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ class HistoryQueryTest : public ::testing::Test {
     StoreOptions o;
     o.path = dir_.file("h.db");
     o.retention = std::chrono::milliseconds(0);
+    o.deadband.heartbeat = std::chrono::milliseconds(0);  // three identical polls, all stored
     auto store = SqliteStore::open(o);
     ASSERT_TRUE(store) << store.error().message;
     for (std::int64_t ts : {1000, 2000, 3000}) {

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
-
 #include "daemon/store/history_query.hpp"
 #include "daemon/store/sqlite_store.hpp"
 #include "drivers/measurement.hpp"
@@ -11,15 +9,6 @@
 
 namespace opticsd {
 namespace {
-
-std::set<std::string> columnsOf(test::RawDb& db, const std::string& table) {
-  std::set<std::string> out;
-  sqlite3_stmt* stmt = nullptr;
-  sqlite3_prepare_v2(db.get(), ("SELECT name FROM pragma_table_info('" + table + "')").c_str(), -1, &stmt, nullptr);
-  while (sqlite3_step(stmt) == SQLITE_ROW) out.insert(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
-  sqlite3_finalize(stmt);
-  return out;
-}
 
 SqliteDb openDb(const std::string& path) {
   auto db = SqliteDb::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -35,31 +24,6 @@ TEST(SchemaTest, EmbeddedMigrationsAreNumberedFromOneWithoutGaps) {
     EXPECT_FALSE(migrations[i].sql.empty()) << migrations[i].name;
   }
   EXPECT_EQ(latestSchemaVersion(), migrations.back().version);
-}
-
-// The guard that keeps the SQL in step with drivers/measurement.hpp.
-TEST(SchemaTest, EveryCatalogueMetricHasAColumn) {
-  test::TempDir dir;
-  auto db = openDb(dir.file("h.db"));
-  ASSERT_TRUE(migrate(db));
-  test::RawDb raw(dir.file("h.db"));
-  const auto module_columns = columnsOf(raw, "module_samples");
-  const auto lane_columns = columnsOf(raw, "lane_samples");
-  for (const auto& m : kModuleMetricInfo) EXPECT_TRUE(module_columns.count(std::string(m.key))) << m.key;
-  for (const auto& m : kLaneMetricInfo) EXPECT_TRUE(lane_columns.count(std::string(m.key))) << m.key;
-  for (auto c : kModuleCounterColumns) EXPECT_TRUE(module_columns.count(std::string(c))) << c;
-  for (auto c : kLaneStatusColumns) EXPECT_TRUE(lane_columns.count(std::string(c))) << c;
-  EXPECT_TRUE(checkCatalogueColumns(db));
-}
-
-TEST(SchemaTest, MissingMetricColumnIsNamed) {
-  test::TempDir dir;
-  auto db = openDb(dir.file("h.db"));
-  ASSERT_TRUE(migrate(db));
-  ASSERT_TRUE(db.exec("ALTER TABLE lane_samples DROP COLUMN ltp_decibels"));
-  auto ok = checkCatalogueColumns(db);
-  ASSERT_FALSE(ok);
-  EXPECT_NE(ok.error().message.find("lane_samples.ltp_decibels"), std::string::npos) << ok.error().message;
 }
 
 TEST(SchemaTest, MigrationsApplyOnceAndReopenIsIdempotent) {

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "daemon/store/history_query.hpp"
+#include "daemon/store/value_codec.hpp"
 #include "store_test_support.hpp"
 
 namespace opticsd {
@@ -23,6 +24,7 @@ StoreOptions fastOptions(const TempDir& dir) {
   o.retry_initial = std::chrono::milliseconds(5);
   o.retry_max = std::chrono::milliseconds(50);
   o.retention = std::chrono::milliseconds(0);
+  o.deadband.heartbeat = std::chrono::milliseconds(0);  // every sample stored: these tests are about the writer
   return o;
 }
 
@@ -50,6 +52,13 @@ const HistoryValue& value(const HistoryResult& r, const HistoryRow& row, std::st
   ADD_FAILURE() << "no column " << column;
   static const HistoryValue none;
   return none;
+}
+
+// What history keeps of a value: the value at its key's register resolution.
+std::optional<double> kept(std::string_view key, const std::optional<double>& v) {
+  if (!v) return std::nullopt;
+  const ValueCodec codec = codecFor(key);
+  return codec.decode(*codec.encode(*v));
 }
 
 std::optional<double> real(const HistoryValue& v) {
@@ -95,7 +104,7 @@ TEST(SqliteStoreTest, RoundTripKeepsEveryMetricAndNulls) {
   EXPECT_EQ(m1.ts_ms, full.timestamp_ms);
   for (std::size_t k = 0; k < kModuleMetricCount; ++k) {
     const auto metric = static_cast<ModuleMetric>(k);
-    EXPECT_EQ(real(value(r, m1, info(metric).key)), full.module[metric]) << info(metric).key;
+    EXPECT_EQ(real(value(r, m1, info(metric).key)), kept(info(metric).key, full.module[metric])) << info(metric).key;
   }
   EXPECT_EQ(std::get<std::int64_t>(value(r, m1, "fec_corrected_bits_total")), 123456789012345);
   EXPECT_EQ(std::get<std::int64_t>(value(r, m1, "fec_uncorrectable_blocks_total")), 3);
@@ -106,7 +115,8 @@ TEST(SqliteStoreTest, RoundTripKeepsEveryMetricAndNulls) {
     ASSERT_EQ(row.lane, l + 1);
     for (std::size_t k = 0; k < kLaneMetricCount; ++k) {
       const auto metric = static_cast<LaneMetric>(k);
-      EXPECT_EQ(real(value(r, row, info(metric).key)), full.lanes[static_cast<std::size_t>(l)].values[metric])
+      EXPECT_EQ(real(value(r, row, info(metric).key)),
+                kept(info(metric).key, full.lanes[static_cast<std::size_t>(l)].values[metric]))
           << info(metric).key << " lane " << l + 1;
     }
     EXPECT_EQ(std::get<std::int64_t>(value(r, row, "rx_los")), l == 1 ? 1 : 0);
@@ -199,7 +209,7 @@ TEST(SqliteStoreTest, QueueOverflowIsCountedNotSilent) {
   EXPECT_EQ(s.written_cycles_total, 2u);
   EXPECT_EQ(s.written_samples_total, 6u);
   EXPECT_EQ(s.dropped_samples_total, 9u);
-  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples"), 6);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history"), 6);
 }
 
 TEST(SqliteStoreTest, LockedDatabaseIsRetriedThenResumes) {
@@ -233,7 +243,7 @@ TEST(SqliteStoreTest, LockedDatabaseIsRetriedThenResumes) {
   EXPECT_EQ(s.written_samples_total, 8u);
   EXPECT_EQ(s.dropped_samples_total, 0u);
   EXPECT_EQ(s.lag_seconds, 0.0);
-  EXPECT_EQ(other.count("SELECT count(*) FROM lane_samples"), 64);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history"), 8);
   std::lock_guard lock(log_mutex);
   ASSERT_GE(log.size(), 2u);
   EXPECT_NE(log.front().find("failing"), std::string::npos);
@@ -284,7 +294,7 @@ TEST(SqliteStoreTest, DiskFullKeepsTheBatchAndResumesWhenSpaceReturns) {
   EXPECT_EQ(s.queued_cycles, 1u);
   {
     RawDb other(o.path.string());
-    EXPECT_EQ(other.count("SELECT count(*) FROM module_samples"), 0);  // nothing half-written
+    EXPECT_EQ(other.count("SELECT count(*) FROM module_history"), 0);  // nothing half-written
   }
 
   store->setMaxSizeBytes(0);
@@ -294,7 +304,7 @@ TEST(SqliteStoreTest, DiskFullKeepsTheBatchAndResumesWhenSpaceReturns) {
   EXPECT_EQ(s.written_samples_total, 64u);
   EXPECT_EQ(s.written_lanes_total, 512u);
   RawDb other(o.path.string());
-  EXPECT_EQ(other.count("SELECT count(*) FROM lane_samples"), 512);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history"), 64);
 }
 
 TEST(SqliteStoreTest, DeletedFileIsRecreatedAndWritesResume) {
@@ -311,7 +321,7 @@ TEST(SqliteStoreTest, DeletedFileIsRecreatedAndWritesResume) {
   ASSERT_TRUE(std::filesystem::exists(o.path));
   RawDb other(o.path.string());
   // The second cycle is in the new file, not lost in the unlinked one.
-  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples WHERE ts_ms = 2000"), 2);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history WHERE ts_ms = 2000"), 2);
   EXPECT_EQ(other.count("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check = 'ok'"), 1);
 }
 
@@ -346,7 +356,7 @@ TEST(SqliteStoreTest, CorruptReplacementIsReportedAndClearedByRemoval) {
   ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
   EXPECT_FALSE(store->stats().failing);
   RawDb other(o.path.string());
-  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples WHERE ts_ms = 2000"), 2);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history WHERE ts_ms = 2000"), 2);
 }
 
 TEST(SqliteStoreTest, ShutdownWhileFailingCountsUnwrittenCyclesAsDropped) {
@@ -372,7 +382,7 @@ TEST(SqliteStoreTest, ShutdownWhileFailingCountsUnwrittenCyclesAsDropped) {
     EXPECT_NE(log.back().find("2 cycles (6 samples) counted as dropped"), std::string::npos) << log.back();
   }
   ASSERT_EQ(other.exec("COMMIT"), SQLITE_OK);
-  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples"), 0);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history"), 0);
 }
 
 TEST(SqliteStoreTest, RetentionDeletesOldRowsOnly) {
@@ -382,7 +392,7 @@ TEST(SqliteStoreTest, RetentionDeletesOldRowsOnly) {
   o.now_ms = [&] { return now.load(); };
   o.retention = std::chrono::hours(1);
   o.retention_interval = std::chrono::milliseconds(0);
-  o.retention_chunk_rows = 7;  // several chunks
+  o.retention_modules_per_step = 2;  // several steps
   auto store = openStore(o);
   ASSERT_TRUE(store);
   std::vector<Sample> old_cycle = test::cycle("t", 3, now - 2 * 3'600'000, 4);
@@ -393,16 +403,14 @@ TEST(SqliteStoreTest, RetentionDeletesOldRowsOnly) {
   ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
 
   RawDb other(o.path.string());
-  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples WHERE ts_ms < " + std::to_string(now - 3'600'000)), 0);
-  EXPECT_EQ(other.count("SELECT count(*) FROM lane_samples WHERE ts_ms < " + std::to_string(now - 3'600'000)), 0);
-  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples"), 3);
-  EXPECT_EQ(other.count("SELECT count(*) FROM lane_samples"), 12);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history WHERE ts_ms < " + std::to_string(now - 3'600'000)), 0);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history"), 3);
   EXPECT_EQ(other.count("SELECT count(*) FROM module_identities WHERE serial = 'SN-OLD'"), 0);
   // The first cycle's identities were only seen two hours ago: gone, and
   // recorded afresh when the modules were seen again.
   EXPECT_EQ(other.count("SELECT count(*) FROM module_identities"), 3);
   EXPECT_EQ(other.count("SELECT min(first_seen_ms) FROM module_identities"), now - 10 * 60'000);
-  EXPECT_EQ(store->stats().retention_deleted_rows_total, 4u + 16u + 4u);
+  EXPECT_EQ(store->stats().retention_deleted_rows_total, 4u + 4u);  // module rows, identities
 }
 
 TEST(SqliteStoreTest, OldRowsKeepOneRowPerModulePerTierInterval) {
@@ -428,15 +436,14 @@ TEST(SqliteStoreTest, OldRowsKeepOneRowPerModulePerTierInterval) {
                        std::to_string(start + from * kMinute) + " AND ts_ms < " + std::to_string(start + to * kMinute));
   };
   // Per module: the oldest hour at 30 min (2 rows), the next at 10 min (6), the last hour whole (60).
-  ASSERT_TRUE(waitFor([&] { return rows("module_samples", 0, 60) == 2 * 2 && rows("module_samples", 60, 120) == 2 * 6; }))
-      << rows("module_samples", 0, 60) << " and " << rows("module_samples", 60, 120);
-  EXPECT_EQ(rows("module_samples", 120, 180), 2 * 60);
-  EXPECT_EQ(rows("lane_samples", 0, 180), 2 * (2 * 2 + 2 * 6 + 2 * 60)) << "lane rows did not follow their module rows";
+  ASSERT_TRUE(waitFor([&] { return rows("module_history", 0, 60) == 2 * 2 && rows("module_history", 60, 120) == 2 * 6; }))
+      << rows("module_history", 0, 60) << " and " << rows("module_history", 60, 120);
+  EXPECT_EQ(rows("module_history", 120, 180), 2 * 60);
   // The first of each interval is kept.
-  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples WHERE ts_ms < " + std::to_string(start + 120 * kMinute) +
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history WHERE ts_ms < " + std::to_string(start + 120 * kMinute) +
                         " AND (ts_ms - " + std::to_string(start) + ") % " + std::to_string(10 * kMinute) + " != 0"),
             0);
-  ASSERT_TRUE(waitFor([&] { return store->stats().downsampled_rows_total == 2u * (180 - 68) * 3; }))
+  ASSERT_TRUE(waitFor([&] { return store->stats().downsampled_rows_total == 2u * (180 - 68); }))
       << store->stats().downsampled_rows_total;
 }
 
@@ -458,7 +465,7 @@ TEST(SqliteStoreTest, ManyCyclesFromManyThreadsAllArrive) {
   EXPECT_EQ(s.written_cycles_total + s.dropped_cycles_total, 100u);
   EXPECT_EQ(s.dropped_cycles_total, 0u);
   RawDb other(o.path.string());
-  EXPECT_EQ(other.count("SELECT count(*) FROM module_samples"), 400);
+  EXPECT_EQ(other.count("SELECT count(*) FROM module_history"), 400);
   EXPECT_EQ(other.count("SELECT count(*) FROM modules"), 16);
 }
 

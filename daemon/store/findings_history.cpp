@@ -1,0 +1,82 @@
+#include "daemon/store/findings_history.hpp"
+
+#include <sqlite3.h>
+
+#include "daemon/store/schema.hpp"
+#include "daemon/store/sqlite_handle.hpp"
+
+namespace opticsd {
+namespace {
+
+Result<SqliteDb> openReadOnly(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return fail("no history database at " + path.string());
+  auto db = SqliteDb::open(path.string(), SQLITE_OPEN_READONLY);
+  if (!db) return tl::unexpected(db.error());
+  sqlite3_busy_timeout(db->get(), 2000);
+  auto version = readSchemaVersion(*db);
+  if (!version) return tl::unexpected(version.error());
+  if (*version < 2)
+    return fail(path.string() + " has no findings yet (schema version " + std::to_string(*version) + ")");
+  return db;
+}
+
+}  // namespace
+
+Result<std::vector<Finding>> loadFindings(const std::filesystem::path& path, const FindingsFilter& filter) {
+  auto db = openReadOnly(path);
+  if (!db) return tl::unexpected(db.error());
+  std::string sql =
+      "SELECT target, port, lane, rule, severity, start_ms, end_ms, value, detail FROM findings WHERE 1 = 1";
+  if (filter.active_only) sql += " AND end_ms IS NULL";
+  if (filter.since_ms) sql += " AND (end_ms IS NULL OR end_ms >= ?1)";
+  if (!filter.target.empty()) sql += " AND target = ?2";
+  sql += " ORDER BY start_ms, target, port, lane, rule";
+  auto st = db->prepare(sql);
+  if (!st) return tl::unexpected(st.error());
+  if (filter.since_ms) st->bind(1, filter.since_ms);
+  if (!filter.target.empty()) st->bind(2, filter.target);
+  std::vector<Finding> out;
+  for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
+    if (rc != SQLITE_ROW) return fail(db->error("reading findings"));
+    Finding f;
+    f.target = st->columnText(0);
+    f.port = st->columnText(1);
+    f.lane = static_cast<int>(st->columnInt(2).value_or(0));
+    f.rule = st->columnText(3);
+    f.severity = parseSeverity(st->columnText(4)).value_or(Severity::kWarning);
+    f.start_ms = st->columnInt(5).value_or(0);
+    f.end_ms = st->columnInt(6);
+    f.value = st->columnDouble(7);
+    f.detail = st->columnText(8);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path) {
+  auto db = openReadOnly(path);
+  if (!db) return tl::unexpected(db.error());
+  auto st = db->prepare(
+      "SELECT target, port, score, reason, host, nic, gpu, rail, updated_ms FROM suspects "
+      "ORDER BY score DESC, target, port");
+  if (!st) return tl::unexpected(st.error());
+  std::vector<Suspect> out;
+  for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
+    if (rc != SQLITE_ROW) return fail(db->error("reading suspects"));
+    Suspect s;
+    s.target = st->columnText(0);
+    s.port = st->columnText(1);
+    s.score = st->columnDouble(2).value_or(0);
+    s.reason = st->columnText(3);
+    s.endpoint.host = st->columnText(4);
+    s.endpoint.nic = st->columnText(5);
+    s.endpoint.gpu = st->columnText(6);
+    s.endpoint.rail = st->columnText(7);
+    s.updated_ms = st->columnInt(8).value_or(0);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace opticsd

@@ -1,0 +1,28 @@
+#pragma once
+// The read side of findings and suspects in the history database, for the CLI
+// (`opticsd findings`, `opticsd suspects`) and for the daemon at start (the
+// active findings the rules engine adopts). Each call opens its own read-only
+// connection; SqliteStore is the only writer.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/rules/finding.hpp"
+#include "daemon/rules/suspect.hpp"
+#include "drivers/result.hpp"
+
+namespace opticsd {
+
+struct FindingsFilter {
+  bool active_only = false;
+  std::optional<std::int64_t> since_ms;  // findings active at or after this time
+  std::string target;
+};
+
+Result<std::vector<Finding>> loadFindings(const std::filesystem::path& path, const FindingsFilter& filter);
+Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path);
+
+}  // namespace opticsd

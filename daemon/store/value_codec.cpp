@@ -1,0 +1,79 @@
+#include "daemon/store/value_codec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace opticsd {
+namespace {
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+constexpr std::array<std::string_view, 9> kFlags{"present", "link_up",  "rx_los",      "tx_los",     "rx_lol",
+                                                 "tx_lol",  "tx_fault", "tx_no_light", "rx_no_light"};
+
+std::int64_t clampToInt64(double v) {
+  constexpr double kMax = 9.2e18;  // inside int64, and exactly representable
+  return static_cast<std::int64_t>(std::llround(std::clamp(v, -kMax, kMax)));
+}
+
+}  // namespace
+
+ValueCodec codecFor(std::string_view key) {
+  for (auto flag : kFlags) {
+    if (key == flag) return {ValueKind::kFlag, 1};
+  }
+  if (endsWith(key, "_total") || key == "data_path_state") return {ValueKind::kInteger, 1};
+  if (endsWith(key, "_ratio") &&
+      (key.find("ber") != std::string_view::npos || key.find("errored_frames") != std::string_view::npos)) {
+    return {ValueKind::kLog10, 100};
+  }
+  static constexpr std::pair<std::string_view, double> kUnits[] = {
+      {"_dbm", 100},          {"_decibels", 100}, {"_celsius", 256}, {"_volts", 10'000},
+      {"_milliamperes", 500}, {"_percent", 100},  {"_gbps", 1000},   {"_ratio", 10'000},
+  };
+  for (const auto& [suffix, steps] : kUnits) {
+    if (endsWith(key, suffix)) return {ValueKind::kFixed, steps};
+  }
+  return {ValueKind::kFixed, 1000};
+}
+
+std::optional<std::int64_t> ValueCodec::encode(double value) const {
+  if (!std::isfinite(value)) return std::nullopt;
+  switch (kind) {
+    case ValueKind::kFlag:
+      return value != 0 ? 1 : 0;
+    case ValueKind::kInteger:
+      return clampToInt64(value);
+    case ValueKind::kLog10:
+      // 0 is its own code; a positive ratio is 1 + its log10 in steps (zigzag-free: never 0).
+      if (value <= 0) return 0;
+      {
+        const std::int64_t steps = clampToInt64(std::log10(value) * steps_per_unit);
+        return steps >= 0 ? steps + 1 : steps;
+      }
+    case ValueKind::kFixed:
+      return clampToInt64(value * steps_per_unit);
+  }
+  return std::nullopt;
+}
+
+double ValueCodec::decode(std::int64_t stored) const {
+  switch (kind) {
+    case ValueKind::kFlag:
+    case ValueKind::kInteger:
+      return static_cast<double>(stored);
+    case ValueKind::kLog10:
+      if (stored == 0) return 0;
+      return std::pow(10.0, static_cast<double>(stored > 0 ? stored - 1 : stored) / steps_per_unit);
+    case ValueKind::kFixed:
+      return static_cast<double>(stored) / steps_per_unit;
+  }
+  return 0;
+}
+
+}  // namespace opticsd

@@ -1,0 +1,16 @@
+#include "drivers/snmp/explain.hpp"
+
+namespace opticsd::snmp {
+namespace {
+
+ExplainSink& sinkSlot() {
+  static ExplainSink sink;
+  return sink;
+}
+
+}  // namespace
+
+void setExplainSink(ExplainSink sink) { sinkSlot() = std::move(sink); }
+const ExplainSink& explainSink() { return sinkSlot(); }
+
+}  // namespace opticsd::snmp

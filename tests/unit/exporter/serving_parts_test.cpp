@@ -1,0 +1,118 @@
+// The pieces behind the scrape paths: query parameters, Accept-Encoding,
+// streamed gzip, shared buffers and render-once-per-poll.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include "daemon/exporter/accept_encoding.hpp"
+#include "daemon/exporter/gzip_body.hpp"
+#include "daemon/exporter/query_parameter.hpp"
+#include "daemon/exporter/rendered_targets.hpp"
+#include "daemon/exporter/shared_buffer_body.hpp"
+
+namespace opticsd {
+namespace {
+
+std::string drain(HttpBodySource& source) {
+  std::string out;
+  for (bool more = true; more;) {
+    HttpBody parts;
+    more = source.next(parts);
+    for (const auto& p : parts) out += p;
+  }
+  return out;
+}
+
+std::string gunzipOne(const std::string& in) {
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  std::string out(in.size() * 50 + 1024, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  return out;
+}
+
+TEST(QueryParameter, FindsDecodesAndRefusesBrokenEscapes) {
+  EXPECT_EQ(*queryParameter("target=leaf-1", "target"), std::optional<std::string>("leaf-1"));
+  EXPECT_EQ(*queryParameter("a=1&target=sw%2F1+a&target=x", "target"), std::optional<std::string>("sw/1 a"));
+  EXPECT_EQ(*queryParameter("targets=1", "target"), std::nullopt);
+  EXPECT_EQ(*queryParameter("", "target"), std::nullopt);
+  EXPECT_EQ(*queryParameter("target", "target"), std::optional<std::string>(""));
+  EXPECT_FALSE(queryParameter("target=%4", "target"));
+  EXPECT_FALSE(queryParameter("target=%zz", "target"));
+}
+
+TEST(AcceptEncoding, GzipOnlyWhenListedWithNonZeroQuality) {
+  EXPECT_TRUE(acceptsGzip("gzip"));
+  EXPECT_TRUE(acceptsGzip("identity, GZip;q=0.5"));
+  EXPECT_TRUE(acceptsGzip("*"));
+  EXPECT_TRUE(acceptsGzip("x-gzip"));
+  EXPECT_FALSE(acceptsGzip(""));
+  EXPECT_FALSE(acceptsGzip("identity"));
+  EXPECT_FALSE(acceptsGzip("gzip;q=0"));
+  EXPECT_FALSE(acceptsGzip("gzip; q=0.000, *"));
+  EXPECT_FALSE(acceptsGzip("br, deflate"));
+}
+
+TEST(GzipBody, StreamedPartsInflateToTheSameText) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i)
+    text += "opticsd_lane_rx_power_dbm{target=\"leaf-1\",lane=\"" + std::to_string(i) + "\"} -3.5\n";
+  HttpBody parts{text.substr(0, 1000), text.substr(1000, 300000), text.substr(301000)};
+  auto packed = gzipBody(wholeBody(parts));
+  const std::string compressed = drain(*packed);
+  EXPECT_EQ(gunzipOne(compressed), text);
+  EXPECT_LT(compressed.size() * 8, text.size());  // Prometheus text shrinks well
+  EXPECT_EQ(gunzipOne(gzipped(text)), text);
+  EXPECT_EQ(gunzipOne(gzipped("")), "");
+}
+
+TEST(SharedBufferBody, ServesEveryBufferInSlicesWithoutOwningACopy) {
+  auto big = std::make_shared<const std::string>(200'000, 'x');
+  auto small = std::make_shared<const std::string>("tail\n");
+  auto body = sharedBufferBody({big, nullptr, std::make_shared<const std::string>(), small});
+  EXPECT_EQ(big.use_count(), 2);  // the body holds a reference, not a copy
+  HttpBody first;
+  EXPECT_TRUE(body->next(first));
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_LT(first[0].size(), big->size());  // one slice at a time
+  EXPECT_EQ(std::string(first[0]) + drain(*body), *big + *small);
+  EXPECT_EQ(big.use_count(), 1);  // let go once sent
+}
+
+TEST(RenderedTargets, OnePollIsRenderedOnceAndServedFromTheSameBuffer) {
+  RenderedTargets rendered;
+  auto policy = std::make_shared<const ExportPolicy>();
+  Sample s;
+  s.target = "leaf-1";
+  s.port = "Ethernet1";
+  s.module.set(ModuleMetric::kTemperatureCelsius, 41);
+  LatestSamples::TargetSamples poll{"leaf-1", std::make_shared<const std::vector<Sample>>(std::vector<Sample>{s})};
+
+  const SharedText first = rendered.get(poll, policy, false);
+  EXPECT_THAT(*first,
+              ::testing::HasSubstr("opticsd_module_temperature_celsius{target=\"leaf-1\",port=\"Ethernet1\"} 41"));
+  EXPECT_EQ(rendered.get(poll, policy, false), first);  // same buffer, not re-rendered
+  const SharedText packed = rendered.get(poll, policy, true);
+  EXPECT_EQ(rendered.get(poll, policy, true), packed);
+  EXPECT_EQ(gunzipOne(*packed), *first);
+
+  s.module.set(ModuleMetric::kTemperatureCelsius, 42);
+  LatestSamples::TargetSamples next{"leaf-1", std::make_shared<const std::vector<Sample>>(std::vector<Sample>{s})};
+  const SharedText second = rendered.get(next, policy, false);
+  EXPECT_NE(second, first);
+  EXPECT_THAT(*second, ::testing::HasSubstr("} 42"));
+  EXPECT_THAT(*first, ::testing::HasSubstr("} 41"));  // a reader of the old poll still has it whole
+  EXPECT_NE(rendered.get(next, std::make_shared<const ExportPolicy>(ExportDetail::kFull), false), second);
+
+  rendered.retain({"leaf-2"});
+  EXPECT_EQ(rendered.size(), 0u);
+}
+
+}  // namespace
+}  // namespace opticsd
