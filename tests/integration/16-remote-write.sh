@@ -50,7 +50,8 @@ VM="http://127.0.0.1:$VM_PORT"
 wait_for 150 curl -sf "$PROM/-/ready" || { cat "$WORK/prometheus.log"; fail "prometheus not ready"; }
 wait_for 150 curl -sf "$VM/health" || { cat "$WORK/vm.log"; fail "victoria-metrics not ready"; }
 
-# One poll each (the next is 60 s away): the counters then stand still.
+# One poll each (the next is 60 s away): the counters then stand still. The
+# scheduler spreads first polls over the interval, so the first may take 60 s.
 A=$(free_port); B=$(free_port)
 opticsd_pushing prom "$A" "$PROM/api/v1/write" 60s
 opticsd_pushing vm "$B" "$VM/api/v1/write" 60s
@@ -63,8 +64,8 @@ settled() {  # PORT: both targets polled, something sent, nothing queued
   queue=$(self_value "$1" opticsd_remote_write_queue_samples) || return 1
   [ "${sent%.*}" -gt 0 ] && [ "${queue%.*}" -eq 0 ]
 }
-wait_for 150 settled "$A" || { cat "$WORK/prom.log"; fail "nothing sent to prometheus"; }
-wait_for 150 settled "$B" || { cat "$WORK/vm.log"; fail "nothing sent to victoria-metrics"; }
+wait_for 400 settled "$A" || { cat "$WORK/prom.log"; fail "nothing sent to prometheus"; }
+wait_for 400 settled "$B" || { cat "$WORK/vm.log"; fail "nothing sent to victoria-metrics"; }
 sleep 1
 curl -sf "$VM/internal/force_flush" >/dev/null || true
 for pair in "prom $A $PROM" "vm $B $VM"; do
