@@ -28,7 +28,7 @@ ExportedKey exportedKey(std::string_view key) {
               r.prefix};
     }
   }
-  return {std::string(key), 1.0};
+  return {std::string(key), 1.0, {}};
 }
 
 template <std::size_t N>

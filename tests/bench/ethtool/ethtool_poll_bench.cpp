@@ -37,7 +37,13 @@ void BM_EthtoolPollVethNoModule(benchmark::State& state) {
     batch += "link add a" + std::to_string(i) + " type veth peer name b" + std::to_string(i) + "\n";
   }
   batch += "EOF\n";
-  std::system(batch.c_str());
+  if (std::system(batch.c_str()) != 0) {
+    state.SkipWithError("could not create the veth pairs");
+    ::setns(original, CLONE_NEWNET);
+    ::close(original);
+    if (std::system(("ip netns del " + ns).c_str()) != 0) return;  // nothing more to do
+    return;
+  }
   {
     boost::asio::io_context io;
     opticsd::ethtool::EthtoolDriver driver("bench", &io, {});
@@ -62,7 +68,7 @@ void BM_EthtoolPollVethNoModule(benchmark::State& state) {
   }
   ::setns(original, CLONE_NEWNET);
   ::close(original);
-  std::system(("ip netns del " + ns).c_str());
+  if (std::system(("ip netns del " + ns).c_str()) != 0) state.SkipWithError("could not delete the namespace");
 }
 
 BENCHMARK(BM_EthtoolPollVethNoModule)->Arg(32)->Unit(benchmark::kMicrosecond)->UseRealTime();
