@@ -149,11 +149,11 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
       const auto mark = full.find('?');
       routed = site_->router(HttpRequest{target, mark == std::string_view::npos ? "" : full.substr(mark + 1),
                                          view(request[http::field::host]),
-                                         view(request[http::field::accept_encoding])});
+                                         view(request[http::field::accept_encoding]), head});
     } catch (const std::exception&) {
       return answer(http::status::internal_server_error, {}, false);
     }
-    if (routed.status != 200 || !routed.body) {
+    if (routed.status != 200 || (!routed.body && !head)) {
       return answer(routed.status == 200 ? http::status::internal_server_error : http::int_to_status(routed.status),
                     {}, keep_alive);
     }
@@ -402,7 +402,9 @@ std::uint16_t HttpServer::port() const { return state_->port; }
 Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& options, std::string path,
                                                       std::function<std::unique_ptr<HttpBodySource>()> handler) {
   return start(options, std::vector<std::string>{std::move(path)},
-               [handler = std::move(handler)](const HttpRequest&) { return HttpAnswer{200, handler()}; });
+               [handler = std::move(handler)](const HttpRequest& r) {
+                 return r.head ? HttpAnswer{200, nullptr} : HttpAnswer{200, handler()};
+               });
 }
 
 Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& options, std::vector<std::string> paths,

@@ -80,6 +80,7 @@ struct HttpRequest {
   std::string_view query;  // after '?', still percent-encoded; empty when none
   std::string_view host;   // the Host header, as the client reached us
   std::string_view accept_encoding;
+  bool head = false;  // HEAD: only the headers are sent, so a router may leave the body out
 };
 
 // A router's answer: 200 with a body, or another status without one.
