@@ -61,6 +61,13 @@ enum class LaneMetric : std::uint8_t {
   kModulatorBiasYQPercent,
   kModulatorBiasXPhasePercent,
   kModulatorBiasYPhasePercent,
+  // VDM errored-frames statistics over the module's interval (types 17-22).
+  kErroredFramesMinRatio,
+  kErroredFramesMaxRatio,
+  kErroredFramesAvgRatio,
+  kHostErroredFramesMinRatio,
+  kHostErroredFramesMaxRatio,
+  kHostErroredFramesAvgRatio,
   kCount,
 };
 
@@ -126,6 +133,12 @@ inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
     {"modulator_bias_y_q_percent", "Coherent modulator bias, Y polarization quadrature, in percent.", -1000, 1000},
     {"modulator_bias_x_phase_percent", "Coherent modulator bias, X polarization phase, in percent.", -1000, 1000},
     {"modulator_bias_y_phase_percent", "Coherent modulator bias, Y polarization phase, in percent.", -1000, 1000},
+    {"errored_frames_min_ratio", "Lane errored frames ratio (VDM), media side, minimum over the module's VDM interval.", 0, 1},
+    {"errored_frames_max_ratio", "Lane errored frames ratio (VDM), media side, maximum over the module's VDM interval.", 0, 1},
+    {"errored_frames_avg_ratio", "Lane errored frames ratio (VDM), media side, average over the module's VDM interval.", 0, 1},
+    {"host_errored_frames_min_ratio", "Lane errored frames ratio (VDM), host side, minimum over the module's VDM interval.", 0, 1},
+    {"host_errored_frames_max_ratio", "Lane errored frames ratio (VDM), host side, maximum over the module's VDM interval.", 0, 1},
+    {"host_errored_frames_avg_ratio", "Lane errored frames ratio (VDM), host side, average over the module's VDM interval.", 0, 1},
 }};
 
 constexpr const MetricInfo& info(ModuleMetric m) { return kModuleMetricInfo[static_cast<std::size_t>(m)]; }

@@ -112,6 +112,12 @@ MetricText laneText(LaneMetric m) {
     case LaneMetric::kModulatorBiasYQPercent: return {"Modulator bias Y/Q", "%.2f %%"};
     case LaneMetric::kModulatorBiasXPhasePercent: return {"Modulator bias X phase", "%.2f %%"};
     case LaneMetric::kModulatorBiasYPhasePercent: return {"Modulator bias Y phase", "%.2f %%"};
+    case LaneMetric::kErroredFramesMinRatio: return {"Errored frames (media, min)", "%.2e"};
+    case LaneMetric::kErroredFramesMaxRatio: return {"Errored frames (media, max)", "%.2e"};
+    case LaneMetric::kErroredFramesAvgRatio: return {"Errored frames (media, avg)", "%.2e"};
+    case LaneMetric::kHostErroredFramesMinRatio: return {"Errored frames (host, min)", "%.2e"};
+    case LaneMetric::kHostErroredFramesMaxRatio: return {"Errored frames (host, max)", "%.2e"};
+    case LaneMetric::kHostErroredFramesAvgRatio: return {"Errored frames (host, avg)", "%.2e"};
     case LaneMetric::kCount: break;
   }
   return {"?", "%g"};

@@ -86,9 +86,7 @@ std::uint16_t be16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p
 constexpr std::uint8_t kCdShortLink = 134;
 constexpr std::uint8_t kCdLongLink = 135;
 
-// Which Sample lane metric an observable type feeds, media and host side. The
-// errored-frames minimum, maximum and average (17-22) are decoded for
-// `opticsd decode` only: the current value is what alerts use.
+// Which Sample lane metric an observable type feeds, media and host side.
 std::optional<LaneMetric> laneMetricFor(std::uint8_t type_id) {
   switch (type_id) {
     case 5: return LaneMetric::kEsnrDecibels;
@@ -103,6 +101,12 @@ std::optional<LaneMetric> laneMetricFor(std::uint8_t type_id) {
     case 14: return LaneMetric::kHostPreFecBerAvgRatio;
     case 15: return LaneMetric::kPreFecBerRatio;
     case 16: return LaneMetric::kHostPreFecBerRatio;
+    case 17: return LaneMetric::kErroredFramesMinRatio;
+    case 18: return LaneMetric::kHostErroredFramesMinRatio;
+    case 19: return LaneMetric::kErroredFramesMaxRatio;
+    case 20: return LaneMetric::kHostErroredFramesMaxRatio;
+    case 21: return LaneMetric::kErroredFramesAvgRatio;
+    case 22: return LaneMetric::kHostErroredFramesAvgRatio;
     case 23: return LaneMetric::kErroredFramesRatio;
     case 24: return LaneMetric::kHostErroredFramesRatio;
     // C-CMIS. Not carried: 143 Tx power (page 11h has it), 147 MER (no catalogue row).
