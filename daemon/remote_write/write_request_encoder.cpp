@@ -37,9 +37,11 @@ class WriteRequestSink {
       if (!l.value.empty()) labels_.emplace_back(std::string(l.name), std::string(l.value));
     }
     // A series' own label wins over an external one of the same name, as in Prometheus.
-    for (const auto& [name, v] : external_) {
+    // (Not a structured binding: clang 14, the fuzz build's compiler, cannot capture one.)
+    for (const auto& external : external_) {
+      const std::string& name = external.first;
       if (std::none_of(labels_.begin(), labels_.end(), [&](const auto& l) { return l.first == name; })) {
-        labels_.emplace_back(name, v);
+        labels_.emplace_back(name, external.second);
       }
     }
     std::sort(labels_.begin(), labels_.end());
