@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "daemon/rules/rule_type.hpp"
+
 namespace opticsd {
 
 std::uint16_t losMask(const Sample& s) {
@@ -38,5 +40,14 @@ Outcome evaluateFlapping(const RuleInput& in, const ResolvedRule& r) {
   o.unit = "";
   return o;
 }
+
+extern const RuleType kFlappingRule{
+    .name = "flapping",
+    .trend = true,
+    .means_bouncing = true,
+    .evaluate = evaluateFlapping,
+    .closeness = [](const ResolvedRule&, bool critical) { return critical ? 0.9 : 0.7; },
+    .reason = [](const Finding& f) { return "link flapping: " + f.detail; },
+};
 
 }  // namespace opticsd

@@ -22,26 +22,28 @@ void sortSmall(std::array<double, kMaxLanes>& v, std::size_t n) {
 
 }  // namespace
 
-LaneScan scanLanes(const Sample& s, const ResolvedRule& r) {
+LaneScan scanDarkLanes(const Sample& s, const ResolvedRule&) {
   LaneScan scan;
-  if (r.spec->kind == RuleKind::kLaneDark) {
-    // One pass: which lanes have light, which are dark; a dark lane breaches when another has light.
-    std::uint32_t lit_mask = 0;
-    std::uint32_t dark_mask = 0;
-    for (const Lane& lane : s.lanes) {
-      const bool l = lit(lane);
-      scan.lit += l ? 1 : 0;
-      const std::size_t idx = laneIndex(lane);
-      if (idx >= kMaxLanes) continue;
-      lit_mask |= l ? 1u << idx : 0u;
-      dark_mask |= usable(lane) && dark(lane) ? 1u << idx : 0u;
-    }
-    for (std::uint32_t rest = dark_mask; rest != 0; rest &= rest - 1) {
-      const std::uint32_t bit = rest & -rest;
-      if ((lit_mask & ~bit) != 0) scan.breaching |= bit;
-    }
-    return scan;
+  // One pass: which lanes have light, which are dark; a dark lane breaches when another has light.
+  std::uint32_t lit_mask = 0;
+  std::uint32_t dark_mask = 0;
+  for (const Lane& lane : s.lanes) {
+    const bool l = lit(lane);
+    scan.lit += l ? 1 : 0;
+    const std::size_t idx = laneIndex(lane);
+    if (idx >= kMaxLanes) continue;
+    lit_mask |= l ? 1u << idx : 0u;
+    dark_mask |= usable(lane) && dark(lane) ? 1u << idx : 0u;
   }
+  for (std::uint32_t rest = dark_mask; rest != 0; rest &= rest - 1) {
+    const std::uint32_t bit = rest & -rest;
+    if ((lit_mask & ~bit) != 0) scan.breaching |= bit;
+  }
+  return scan;
+}
+
+LaneScan scanLaneImbalance(const Sample& s, const ResolvedRule& r) {
+  LaneScan scan;
   const LaneMetric metric = *r.spec->lane_metric;
   std::array<double, kMaxLanes> values{};
   std::size_t n = 0;
@@ -88,5 +90,29 @@ Outcome evaluateLaneDark(const ResolvedRule& r, const LaneScan& scan, const Lane
                                                : "no light while other lanes have light";
   return o;
 }
+
+extern const RuleType kLaneImbalanceRule{
+    .name = "lane_imbalance",
+    .metric = RuleMetric::kLanePower,
+    .per_lane = true,
+    .lane_light = LaneLight::kYes,
+    .scan_lanes = scanLaneImbalance,
+    .evaluate_lane = evaluateLaneImbalance,
+};
+
+extern const RuleType kLaneDarkRule{
+    .name = "lane_dark",
+    .needs_levels = false,
+    .per_lane = true,
+    .lane_light = LaneLight::kYes,
+    .scan_lanes = scanDarkLanes,
+    .evaluate_lane = evaluateLaneDark,
+    .closeness = [](const ResolvedRule&, bool) { return 0.95; },
+    .reason =
+        [](const Finding& f) {
+          return "lane failure: lane " + std::to_string(f.lane) + " has no light while the others do (" + f.detail +
+                 ")";
+        },
+};
 
 }  // namespace opticsd

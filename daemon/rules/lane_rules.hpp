@@ -7,18 +7,13 @@
 
 #include "daemon/rules/rule_input.hpp"
 #include "daemon/rules/rule_outcome.hpp"
+#include "daemon/rules/rule_type.hpp"
 
 namespace opticsd {
 
-struct LaneScan {
-  double median = 0;         // of the rule's metric over usable lanes
-  int values = 0;            // usable lanes with the metric
-  int lit = 0;               // lanes with light
-  std::uint32_t breaching = 0;  // bit (lane number - 1): the lane's outcome has a severity
-};
-
-LaneScan scanLanes(const Sample& s, const ResolvedRule& r);
+LaneScan scanLaneImbalance(const Sample& s, const ResolvedRule& r);
 Outcome evaluateLaneImbalance(const ResolvedRule& r, const LaneScan& scan, const Lane& lane);
+LaneScan scanDarkLanes(const Sample& s, const ResolvedRule& r);
 Outcome evaluateLaneDark(const ResolvedRule& r, const LaneScan& scan, const Lane& lane);
 
 }  // namespace opticsd

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "daemon/rules/rule_type.hpp"
+
 namespace opticsd {
 namespace {
 
@@ -65,5 +67,12 @@ std::string describeLinkLoss(const Outcome& o, const ModuleRuleState& near) {
   }
   return d;
 }
+
+extern const RuleType kLinkLossRule{
+    .name = "link_loss",
+    .evaluate = [](const RuleInput& in, const ResolvedRule& r) { return evaluateLinkLoss(in, r, in.peers.peerOf(in.st)); },
+    .detail = describeLinkLoss,
+    .closeness = [](const ResolvedRule&, bool critical) { return critical ? 0.7 : 0.5; },
+};
 
 }  // namespace opticsd

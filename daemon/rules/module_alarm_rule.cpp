@@ -6,6 +6,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "daemon/rules/rule_type.hpp"
+
 namespace opticsd {
 namespace {
 
@@ -131,5 +133,13 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
   if (r.p.severity != Severity::kWarning && o.severity > r.p.severity) o.severity = r.p.severity;
   return o;
 }
+
+extern const RuleType kModuleAlarmRule{
+    .name = "module_alarm",
+    .needs_levels = false,
+    .evaluate = evaluateModuleAlarm,
+    // The module's own alarm limits, set by who calibrated it: above the shipped levels.
+    .closeness = [](const ResolvedRule&, bool critical) { return critical ? 0.65 : 0.4; },
+};
 
 }  // namespace opticsd

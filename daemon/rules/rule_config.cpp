@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include "daemon/rules/rule_type.hpp"
+
 namespace opticsd {
 namespace embedded {
 extern const char* const default_rules;
@@ -11,34 +13,9 @@ extern const char* const default_rules;
 
 namespace {
 
-struct KindInfo {
-  RuleKind kind;
-  std::string_view name;
-  bool needs_metric;   // which metric the rule reads
-  bool lane_power;     // metric must be tx_power_dbm or rx_power_dbm
-  bool needs_levels;   // at least one warn/crit level
-};
-
-constexpr std::array<KindInfo, 12> kKinds{{
-    {RuleKind::kThreshold, "threshold", true, false, true},
-    {RuleKind::kFecUncorrectable, "fec_uncorrectable", false, false, true},
-    {RuleKind::kModuleAlarm, "module_alarm", false, false, false},
-    {RuleKind::kBerSlope, "ber_slope", false, false, true},
-    {RuleKind::kBiasDrift, "bias_drift", false, false, true},
-    {RuleKind::kDrop, "drop", true, true, true},
-    {RuleKind::kTemperatureClimb, "temperature_climb", false, false, true},
-    {RuleKind::kForecast, "forecast", false, false, true},
-    {RuleKind::kLaneImbalance, "lane_imbalance", true, true, true},
-    {RuleKind::kLaneDark, "lane_dark", false, false, false},
-    {RuleKind::kFlapping, "flapping", false, false, true},
-    {RuleKind::kLinkLoss, "link_loss", false, false, true},
-}};
-
-const KindInfo& kindInfo(RuleKind kind) { return kKinds[static_cast<std::size_t>(kind)]; }
-
-std::string kindNames() {
+std::string typeNames() {
   std::string out;
-  for (const auto& k : kKinds) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  for (const RuleType* t : ruleTypes()) out += (out.empty() ? "" : ", ") + std::string(t->name);
   return out;
 }
 
@@ -97,10 +74,10 @@ void readMatch(OptionReader r, RuleMatch& m, const std::set<std::string>& groups
 // Checks the parameters a rule ends up with where no override applies, and
 // each override on top of them, so that a bad combination names the rule.
 void checkParams(OptionReader& r, const RuleSpec& spec, const RuleParams& p, std::string_view where) {
-  const KindInfo& info = kindInfo(spec.kind);
+  const RuleType& type = *spec.type;
   const std::string prefix = where.empty() ? "" : std::string(where) + ": ";
-  if (info.needs_levels && !p.warn_above && !p.crit_above && !p.warn_below && !p.crit_below) {
-    r.error("", prefix + "rule '" + spec.name + "' (" + std::string(info.name) +
+  if (type.needs_levels && !p.warn_above && !p.crit_above && !p.warn_below && !p.crit_below) {
+    r.error("", prefix + "rule '" + spec.name + "' (" + std::string(type.name) +
                     ") needs at least one of warn_above, crit_above, warn_below, crit_below");
   }
   if (p.warn_above && p.crit_above && *p.crit_above < *p.warn_above) {
@@ -117,13 +94,13 @@ void checkParams(OptionReader& r, const RuleSpec& spec, const RuleParams& p, std
 }
 
 void resolveMetric(OptionReader& r, RuleSpec& spec) {
-  const KindInfo& info = kindInfo(spec.kind);
-  if (!info.needs_metric) {
-    if (!spec.metric.empty()) r.error("metric", "rule '" + spec.name + "' (" + std::string(info.name) + ") takes no metric");
+  const RuleType& type = *spec.type;
+  if (type.metric == RuleMetric::kNone) {
+    if (!spec.metric.empty()) r.error("metric", "rule '" + spec.name + "' (" + std::string(type.name) + ") takes no metric");
     return;
   }
   if (spec.metric.empty()) {
-    r.error("", "rule '" + spec.name + "' (" + std::string(info.name) + ") needs a metric");
+    r.error("", "rule '" + spec.name + "' (" + std::string(type.name) + ") needs a metric");
     return;
   }
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
@@ -132,10 +109,10 @@ void resolveMetric(OptionReader& r, RuleSpec& spec) {
   for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
     if (kLaneMetricInfo[i].key == spec.metric) spec.lane_metric = static_cast<LaneMetric>(i);
   }
-  if (info.lane_power) {
+  if (type.metric == RuleMetric::kLanePower) {
     spec.module_metric.reset();
     if (spec.lane_metric != LaneMetric::kRxPowerDbm && spec.lane_metric != LaneMetric::kTxPowerDbm) {
-      r.error("metric", "rule '" + spec.name + "' (" + std::string(info.name) +
+      r.error("metric", "rule '" + spec.name + "' (" + std::string(type.name) +
                             ") works on rx_power_dbm or tx_power_dbm, got '" + spec.metric + "'");
       spec.lane_metric.reset();
     }
@@ -167,20 +144,17 @@ void readRule(const YAML::Node& node, const std::string& file, const std::string
     spec = &fresh;
   }
   if (auto type = r.optionalString("type")) {
-    bool found = false;
-    for (const auto& k : kKinds) {
-      if (k.name == *type) {
-        if (!is_new && k.kind != spec->kind) {
-          r.error("type", "rule '" + name + "' is a shipped " + std::string(kindInfo(spec->kind).name) +
-                              " rule; give a new name to add a rule of another type");
-        }
-        spec->kind = k.kind;
-        found = true;
+    if (const RuleType* t = findRuleType(*type)) {
+      if (!is_new && t != spec->type) {
+        r.error("type", "rule '" + name + "' is a shipped " + std::string(spec->type->name) +
+                            " rule; give a new name to add a rule of another type");
       }
+      spec->type = t;
+    } else {
+      r.error("type", "rule '" + name + "': unknown type '" + *type + "' (expected one of: " + typeNames() + ")");
     }
-    if (!found) r.error("type", "rule '" + name + "': unknown type '" + *type + "' (expected one of: " + kindNames() + ")");
   } else if (is_new) {
-    r.error("", "rule '" + name + "' needs a type (one of: " + kindNames() + ")");
+    r.error("", "rule '" + name + "' needs a type (one of: " + typeNames() + ")");
   }
   if (auto metric = r.optionalString("metric")) {
     spec->metric = *metric;
@@ -245,8 +219,6 @@ RuleSet parseDefaults(std::vector<ConfigIssue>& issues) {
 }
 
 }  // namespace
-
-std::string_view toString(RuleKind kind) { return kindInfo(kind).name; }
 
 void RuleParams::apply(const RuleParamsPatch& p) {
   if (p.enabled) enabled = *p.enabled;

@@ -7,7 +7,7 @@
 //       - {name: uplinks, targets: ["spine-*"], ports: ["Ethernet1", "Ethernet2"]}
 //     rules:                    # a shipped name changes only the fields given; a new name adds a rule
 //       - name: pre_fec_ber
-//         type: threshold       # see RuleKind
+//         type: threshold       # see rule_types.cpp and README.md
 //         metric: pre_fec_ber_ratio
 //         warn_above: 1e-12
 //         crit_above: 1e-9
@@ -34,21 +34,7 @@
 
 namespace opticsd {
 
-enum class RuleKind : std::uint8_t {
-  kThreshold,         // a module or lane value against warn/crit levels (worst lane)
-  kFecUncorrectable,  // uncorrectable codewords counted since the previous poll
-  kModuleAlarm,       // the module's own advertised limits and latched flags
-  kBerSlope,          // slope of log10(pre-FEC BER) in decades per hour over the window
-  kBiasDrift,         // Tx bias above the module's own baseline, in percent
-  kDrop,              // a lane power metric's fall in dB from its best over the window
-  kTemperatureClimb,  // temperature slope in degrees C per hour over the window
-  kForecast,          // hours until a trending value reaches its alarm limit
-  kLaneImbalance,     // one lane's power this many dB below the module's median (per lane)
-  kLaneDark,          // one lane without light or with LOS while others have light (per lane)
-  kFlapping,          // link-down events and LOS/LOL toggles over the window, scaled per hour
-  kLinkLoss,          // far-end Tx minus our Rx, in dB, where the topology knows both ends
-};
-std::string_view toString(RuleKind kind);
+struct RuleType;  // rule_type.hpp: one row per `type:` (rule_types.cpp lists them)
 
 // The fields a rule sets and an override may change; unset fields keep
 // what the rule (or the built-in default) had.
@@ -119,7 +105,7 @@ struct RuleOverride {
 
 struct RuleSpec {
   std::string name;
-  RuleKind kind = RuleKind::kThreshold;
+  const RuleType* type = nullptr;  // set for every rule of a parsed set
   std::string metric;  // catalogue key (module, lane or both)
   std::optional<ModuleMetric> module_metric;
   std::optional<LaneMetric> lane_metric;

@@ -18,6 +18,16 @@ struct Aggregates {
   std::uint16_t los_mask = 0;  // lanes with LOS or LOL (flapping_rule's losMask)
 };
 
+// The far end of a module's link, where the topology knows it and it is
+// polled (link_loss): looked up only by the rules that ask.
+class LinkPeers {
+ public:
+  virtual const ModuleRuleState* peerOf(ModuleRuleState& st) = 0;
+
+ protected:
+  ~LinkPeers() = default;
+};
+
 struct RuleInput {
   ModuleRuleState& st;
   const RuleProfile& prof;
@@ -27,6 +37,7 @@ struct RuleInput {
   // The median temperature slope of the modules on the same target (C/h),
   // when enough of them have one: the room and the job, not the optic.
   std::optional<double> common_temp_slope;
+  LinkPeers& peers;
 };
 
 }  // namespace opticsd

@@ -8,12 +8,9 @@
 
 #include "daemon/log/log.hpp"
 #include "daemon/rules/flapping_rule.hpp"
-#include "daemon/rules/lane_rules.hpp"
-#include "daemon/rules/link_loss_rule.hpp"
-#include "daemon/rules/module_alarm_rule.hpp"
 #include "daemon/rules/rule_input.hpp"
+#include "daemon/rules/rule_type.hpp"
 #include "daemon/rules/suspect_score.hpp"
-#include "daemon/rules/threshold_rule.hpp"
 #include "daemon/rules/trend_rules.hpp"
 
 namespace opticsd {
@@ -26,7 +23,7 @@ struct RulesEngine::TargetState {
   std::uint64_t published_topology = 0;  // Topology::generation() the view was built with
 };
 
-struct RulesEngine::Impl {
+struct RulesEngine::Impl final : LinkPeers {
   using PortKey = std::pair<std::string, std::string>;
 
   RuleSet rules;
@@ -44,9 +41,8 @@ struct RulesEngine::Impl {
   int resolve(const ModuleRuleState& st, const Sample& s);
   void adopt(ModuleRuleState& st);
   void evaluateModule(ModuleRuleState& st, const Sample& s, std::optional<double> common_temp_slope, bool& dirty);
-  Outcome evaluateRule(const RuleInput& in, const ResolvedRule& r);
   void evaluateLanes(const RuleInput& in, const ResolvedRule& r, bool& dirty);
-  const ModuleRuleState* peerOf(ModuleRuleState& st);
+  const ModuleRuleState* peerOf(ModuleRuleState& st) override;
   void remember(ModuleRuleState& st, const Sample& s, std::uint16_t los_mask);
   // Hysteresis: nothing to do for a clean poll of an idle slot, the common case.
   void step(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now,
@@ -67,26 +63,27 @@ struct RulesEngine::Impl {
 namespace {
 
 std::string detailOf(const ResolvedRule& r, const Outcome& o, const ModuleRuleState& st) {
-  return r.spec->kind == RuleKind::kLinkLoss ? describeLinkLoss(o, st) : describe(o);
+  const auto detail = r.spec->type->detail;
+  return detail ? detail(o, st) : describe(o);
 }
 
-bool flappingActive(const ModuleRuleState& st, const RuleProfile& prof) {
+// A finding of a type that means the link bounces (flapping) is active.
+bool bouncingActive(const ModuleRuleState& st, const RuleProfile& prof) {
   for (const auto& a : st.active) {
     const ResolvedRule* r = prof.ruleOfSlot(a.slot);
-    if (r && r->spec->kind == RuleKind::kFlapping) return true;
+    if (r && r->spec->type->means_bouncing) return true;
   }
   return false;
 }
 
 // Rules that read a lane's light, which a bouncing link takes away for a poll.
 bool judgesLaneLight(const ResolvedRule& r) {
-  switch (r.spec->kind) {
-    case RuleKind::kLaneDark:
-    case RuleKind::kLaneImbalance:
-    case RuleKind::kDrop: return true;
-    case RuleKind::kThreshold: return r.spec->lane_metric.has_value();
-    default: return false;
+  switch (r.spec->type->lane_light) {
+    case LaneLight::kYes: return true;
+    case LaneLight::kWhenLaneMetric: return r.spec->lane_metric.has_value();
+    case LaneLight::kNo: break;
   }
+  return false;
 }
 
 // Fewer modules than this on a target: no common mode (one module's own trend could be it).
@@ -201,28 +198,11 @@ const ModuleRuleState* RulesEngine::Impl::peerOf(ModuleRuleState& st) {
   return st.peer;
 }
 
-Outcome RulesEngine::Impl::evaluateRule(const RuleInput& in, const ResolvedRule& r) {
-  switch (r.spec->kind) {
-    case RuleKind::kThreshold: return evaluateThreshold(in, r);
-    case RuleKind::kFecUncorrectable: return evaluateFecUncorrectable(in, r);
-    case RuleKind::kModuleAlarm: return evaluateModuleAlarm(in, r);
-    case RuleKind::kBerSlope: return evaluateBerSlope(in, r);
-    case RuleKind::kBiasDrift: return evaluateBiasDrift(in, r);
-    case RuleKind::kDrop: return evaluateDrop(in, r);
-    case RuleKind::kTemperatureClimb: return evaluateTemperatureClimb(in, r);
-    case RuleKind::kForecast: return evaluateForecast(in, r);
-    case RuleKind::kFlapping: return evaluateFlapping(in, r);
-    case RuleKind::kLinkLoss: return evaluateLinkLoss(in, r, peerOf(in.st));
-    case RuleKind::kLaneImbalance:
-    case RuleKind::kLaneDark: break;  // per lane: evaluateLanes
-  }
-  return {};
-}
-
 void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r, bool& dirty) {
   ModuleRuleState& st = in.st;
+  const RuleType& type = *r.spec->type;
   LaneScan scan;
-  if (in.s.module_present) scan = scanLanes(in.s, r);
+  if (in.s.module_present) scan = type.scan_lanes(in.s, r);
   // A healthy module with no finding or pending breach anywhere: nothing per lane.
   if (scan.breaching == 0 && st.busy_slots == 0) return;
   std::uint32_t seen = 0;
@@ -236,9 +216,7 @@ void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r
         step(st, r, slot, Outcome{}, in.now, dirty);
         continue;
       }
-      const Outcome o = r.spec->kind == RuleKind::kLaneDark ? evaluateLaneDark(r, scan, lane)
-                                                              : evaluateLaneImbalance(r, scan, lane);
-      step(st, r, slot, o, in.now, dirty);
+      step(st, r, slot, type.evaluate_lane(r, scan, lane), in.now, dirty);
     }
   }
   // Lanes the module no longer reports only ever clear.
@@ -410,17 +388,17 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
     }
   }
 
-  const RuleInput in{st, prof, s, agg, now, common_temp_slope};
+  const RuleInput in{st, prof, s, agg, now, common_temp_slope, *this};
   // A poll caught mid-bounce of a link already found flapping says nothing
   // new about its lanes: their rules neither breach nor count clean, so they
   // do not raise and clear on every bounce.
-  const bool bouncing = (agg.los_mask != 0 || s.link.up == false) && flappingActive(st, prof);
+  const bool bouncing = (agg.los_mask != 0 || s.link.up == false) && bouncingActive(st, prof);
   for (const ResolvedRule& r : prof.rules) {
     if (bouncing && judgesLaneLight(r)) continue;
     if (r.per_lane) {
       evaluateLanes(in, r, dirty);
     } else {
-      step(st, r, r.slot, s.module_present ? evaluateRule(in, r) : Outcome{}, now, dirty);
+      step(st, r, r.slot, s.module_present ? r.spec->type->evaluate(in, r) : Outcome{}, now, dirty);
     }
   }
   remember(st, s, agg.los_mask);

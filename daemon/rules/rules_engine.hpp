@@ -8,9 +8,9 @@
 // Rules resolve per module (media, modulation, speed, FEC, port group) once
 // per identity change into a shared profile (rule_profile), so a poll costs
 // one pass over the profile's rules with no allocation and no text on a
-// healthy module. Each rule type lives in its own file (threshold_rule,
-// module_alarm_rule, trend_rules, lane_rules, flapping_rule, link_loss_rule);
-// this class owns the module states, hysteresis, findings and publishing.
+// healthy module. Each rule type is a row of the rule-type table
+// (rule_type.hpp) defined in its own file, which this class dispatches
+// through; it owns the module states, hysteresis, findings and publishing.
 //
 // Tx bias baselines are sent to the sink when learned and taken back from it
 // at construction (FindingSink::takeStoredBaselines), so a restart does not

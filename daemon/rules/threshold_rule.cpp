@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "daemon/rules/media_sensitivity.hpp"
+#include "daemon/rules/rule_type.hpp"
 
 namespace opticsd {
 
@@ -86,5 +87,43 @@ Outcome evaluateFecUncorrectable(const RuleInput& in, const ResolvedRule& r) {
   o.note = "counted since the previous poll";
   return o;
 }
+
+namespace {
+
+// The first pre-FEC BER threshold sets the profile's FEC limit (and the levels
+// exported for alerting); the first Rx power and temperature ones, the alarm
+// limits a forecast runs to.
+void thresholdRoles(const ResolvedRule& r, int index, RuleProfile& prof) {
+  const RuleSpec& spec = *r.spec;
+  if (spec.metric == "pre_fec_ber_ratio" && prof.ber_rule < 0) {
+    prof.ber_rule = index;
+    if (r.p.limit) prof.fec_limit = *r.p.limit;
+  }
+  if (spec.lane_metric == LaneMetric::kRxPowerDbm && !prof.rx_alarm) prof.rx_alarm = r.p.crit_below;
+  if (spec.module_metric == ModuleMetric::kTemperatureCelsius && !prof.temp_alarm) prof.temp_alarm = r.p.crit_above;
+}
+
+}  // namespace
+
+extern const RuleType kThresholdRule{
+    .name = "threshold",
+    .metric = RuleMetric::kAny,
+    .lane_light = LaneLight::kWhenLaneMetric,
+    .evaluate = evaluateThreshold,
+    .take_roles = thresholdRoles,
+    // Pre-FEC BER past its level is nearer to costing packets than other values past theirs.
+    .closeness = [](const ResolvedRule& r, bool critical) {
+      if (r.spec->metric == "pre_fec_ber_ratio") return critical ? 0.8 : 0.5;
+      return critical ? kDefaultCriticalCloseness : kDefaultWarningCloseness;
+    },
+};
+
+extern const RuleType kFecUncorrectableRule{
+    .name = "fec_uncorrectable",
+    .evaluate = evaluateFecUncorrectable,
+    .closeness = [](const ResolvedRule&, bool) { return 1.0; },  // frames are being lost
+    .reason =
+        [](const Finding& f) { return "post-FEC uncorrectable codewords: frames are being lost (" + f.detail + ")"; },
+};
 
 }  // namespace opticsd

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "daemon/rules/rule_type.hpp"
+
 namespace opticsd {
 namespace {
 
@@ -269,5 +271,55 @@ bool learnBiasBaseline(ModuleRuleState& st, const Sample& s) {
   }
   return ++st.baseline_n == kBaselineSamples;
 }
+
+// The first rule of each trend owns the window a forecast extrapolates.
+extern const RuleType kBerSlopeRule{
+    .name = "ber_slope",
+    .trend = true,
+    .lane_trends = true,
+    .evaluate = evaluateBerSlope,
+    .take_roles =
+        [](const ResolvedRule& r, int, RuleProfile& prof) {
+          if (prof.ber_trend < 0) prof.ber_trend = r.trend, prof.ber_window = windowMs(r.p);
+        },
+};
+
+extern const RuleType kBiasDriftRule{
+    .name = "bias_drift",
+    .evaluate = evaluateBiasDrift,
+};
+
+extern const RuleType kDropRule{
+    .name = "drop",
+    .metric = RuleMetric::kLanePower,
+    .trend = true,
+    .lane_trends = true,
+    .lane_light = LaneLight::kYes,
+    .evaluate = evaluateDrop,
+    .take_roles =
+        [](const ResolvedRule& r, int, RuleProfile& prof) {
+          if (r.spec->lane_metric == LaneMetric::kRxPowerDbm && prof.rx_trend < 0) {
+            prof.rx_trend = r.trend, prof.rx_window = windowMs(r.p);
+          }
+        },
+};
+
+extern const RuleType kTemperatureClimbRule{
+    .name = "temperature_climb",
+    .trend = true,
+    .evaluate = evaluateTemperatureClimb,
+    .take_roles =
+        [](const ResolvedRule& r, int, RuleProfile& prof) {
+          if (prof.temp_trend < 0) prof.temp_trend = r.trend, prof.temp_window = windowMs(r.p);
+        },
+};
+
+extern const RuleType kForecastRule{
+    .name = "forecast",
+    .evaluate = evaluateForecast,
+    // A forecast is a warning about the future: below any evidence of harm.
+    .closeness = [](const ResolvedRule&, bool critical) { return critical ? 0.3 : 0.2; },
+    .reason = [](const Finding& f) { return "forecast: " + f.detail; },
+};
 
 }  // namespace opticsd
