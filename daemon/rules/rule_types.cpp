@@ -1,32 +1,43 @@
-// The rule-type table: one row per `type:` a rule may have. Each row is
-// defined in its type's own file; adding a type adds its name here, once in
-// the declaration and once in the table (README.md: how to add one).
+// The rule-type table: one row per `type:` a rule may have, in the order
+// config errors list them. Each row is defined in its type's own file (named
+// beside it); adding a type adds its declaration and its row here
+// (README.md: how to add one).
 #include <array>
 
 #include "daemon/rules/rule_type.hpp"
 
 namespace opticsd {
 
-extern const RuleType kThresholdRule, kFecUncorrectableRule, kModuleAlarmRule, kBerSlopeRule, kBiasDriftRule,
-    kDropRule, kTemperatureClimbRule, kForecastRule, kLaneImbalanceRule, kLaneDarkRule, kFlappingRule,
-    kLinkLossRule, kTxBiasLimitRule;
+extern const RuleType kThresholdRule;
+extern const RuleType kFecUncorrectableRule;
+extern const RuleType kModuleAlarmRule;
+extern const RuleType kBerSlopeRule;
+extern const RuleType kBiasDriftRule;
+extern const RuleType kDropRule;
+extern const RuleType kTemperatureClimbRule;
+extern const RuleType kForecastRule;
+extern const RuleType kLaneImbalanceRule;
+extern const RuleType kLaneDarkRule;
+extern const RuleType kFlappingRule;
+extern const RuleType kLinkLossRule;
+extern const RuleType kTxBiasLimitRule;
 
 namespace {
 
 const std::array kRuleTypes{
-    &kThresholdRule,
-    &kFecUncorrectableRule,
-    &kModuleAlarmRule,
-    &kBerSlopeRule,
-    &kBiasDriftRule,
-    &kDropRule,
-    &kTemperatureClimbRule,
-    &kForecastRule,
-    &kLaneImbalanceRule,
-    &kLaneDarkRule,
-    &kFlappingRule,
-    &kLinkLossRule,
-    &kTxBiasLimitRule,
+    &kThresholdRule,         // threshold_rule.cpp
+    &kFecUncorrectableRule,  // threshold_rule.cpp
+    &kModuleAlarmRule,       // module_alarm_rule.cpp
+    &kBerSlopeRule,          // trend_rules.cpp
+    &kBiasDriftRule,         // trend_rules.cpp
+    &kDropRule,              // trend_rules.cpp
+    &kTemperatureClimbRule,  // trend_rules.cpp
+    &kForecastRule,          // trend_rules.cpp
+    &kLaneImbalanceRule,     // lane_rules.cpp
+    &kLaneDarkRule,          // lane_rules.cpp
+    &kFlappingRule,          // flapping_rule.cpp
+    &kLinkLossRule,          // link_loss_rule.cpp
+    &kTxBiasLimitRule,       // tx_bias_limit_rule.cpp
 };
 
 }  // namespace
