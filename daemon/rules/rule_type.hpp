@@ -1,8 +1,8 @@
 #pragma once
 // A rule type: what the config, the profiles, the engine and the suspect
 // score know about one `type:` of rule, as one row. Each type defines its row
-// beside its evaluation (threshold_rule.cpp, tx_bias_limit_rule.cpp, ...);
-// rule_types.cpp lists the rows. The engine and the scorer dispatch through
+// beside its evaluation in its own file (<type>_rule.cpp); rule_types.cpp
+// lists the rows. The engine and the scorer dispatch through
 // the row and name no type. How to add one: README.md in this folder.
 
 #include <cstdint>

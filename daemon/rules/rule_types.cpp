@@ -26,15 +26,15 @@ namespace {
 
 const std::array kRuleTypes{
     &kThresholdRule,         // threshold_rule.cpp
-    &kFecUncorrectableRule,  // threshold_rule.cpp
+    &kFecUncorrectableRule,  // fec_uncorrectable_rule.cpp
     &kModuleAlarmRule,       // module_alarm_rule.cpp
-    &kBerSlopeRule,          // trend_rules.cpp
-    &kBiasDriftRule,         // trend_rules.cpp
-    &kDropRule,              // trend_rules.cpp
-    &kTemperatureClimbRule,  // trend_rules.cpp
-    &kForecastRule,          // trend_rules.cpp
-    &kLaneImbalanceRule,     // lane_rules.cpp
-    &kLaneDarkRule,          // lane_rules.cpp
+    &kBerSlopeRule,          // ber_slope_rule.cpp
+    &kBiasDriftRule,         // bias_drift_rule.cpp
+    &kDropRule,              // drop_rule.cpp
+    &kTemperatureClimbRule,  // temperature_climb_rule.cpp
+    &kForecastRule,          // forecast_rule.cpp
+    &kLaneImbalanceRule,     // lane_imbalance_rule.cpp
+    &kLaneDarkRule,          // lane_dark_rule.cpp
     &kFlappingRule,          // flapping_rule.cpp
     &kLinkLossRule,          // link_loss_rule.cpp
     &kTxBiasLimitRule,       // tx_bias_limit_rule.cpp

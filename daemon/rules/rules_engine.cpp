@@ -11,7 +11,7 @@
 #include "daemon/rules/rule_input.hpp"
 #include "daemon/rules/rule_type.hpp"
 #include "daemon/rules/suspect_score.hpp"
-#include "daemon/rules/trend_rules.hpp"
+#include "daemon/rules/bias_drift_rule.hpp"
 
 namespace opticsd {
 

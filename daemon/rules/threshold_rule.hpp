@@ -1,7 +1,6 @@
 #pragma once
 // Fixed levels: a module or lane value against a rule's warn/crit levels
-// (the worst lane wins), and post-FEC uncorrectable codewords counted since
-// the previous poll.
+// (the worst lane wins).
 
 #include "daemon/rules/rule_input.hpp"
 #include "daemon/rules/rule_outcome.hpp"
@@ -9,6 +8,5 @@
 namespace opticsd {
 
 Outcome evaluateThreshold(const RuleInput& in, const ResolvedRule& r);
-Outcome evaluateFecUncorrectable(const RuleInput& in, const ResolvedRule& r);
 
 }  // namespace opticsd

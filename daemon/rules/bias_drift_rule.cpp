@@ -1,0 +1,70 @@
+#include "daemon/rules/bias_drift_rule.hpp"
+
+#include <cmath>
+
+#include "daemon/rules/rule_type.hpp"
+
+namespace opticsd {
+namespace {
+
+Outcome evaluateBiasDrift(const RuleInput& in, const ResolvedRule& r) {
+  Outcome o;
+  if (in.st.baseline_n < kBaselineSamples) return o;
+  for (const Lane& lane : in.s.lanes) {
+    const std::size_t idx = laneIndex(lane);
+    const auto& v = lane.values[LaneMetric::kTxBiasMilliamperes];
+    if (!usable(lane) || !v || idx >= kMaxLanes || in.st.baseline[idx] <= 0) continue;
+    const double drift = (*v / in.st.baseline[idx] - 1.0) * 100.0;
+    const Level l = r.level(drift);
+    if (l.severity == Severity::kNone || l.severity < o.severity || (l.severity == o.severity && drift <= o.value)) {
+      continue;
+    }
+    o.setLevel(l);
+    o.value = drift;
+    o.lane = static_cast<std::uint8_t>(lane.number);
+  }
+  if (o.severity != Severity::kNone) {
+    o.what = "tx_bias_drift";
+    o.unit = "%";
+    o.note = "above the module's own baseline";
+  }
+  return o;
+}
+
+}  // namespace
+
+bool learnBiasBaseline(ModuleRuleState& st, const Sample& s) {
+  if (st.baseline_n >= kBaselineSamples || !s.module_present || s.lanes.empty()) return false;
+  const float n = st.baseline_n;
+  if (st.baseline_n == 0) {
+    st.rx_baseline.fill(std::nanf(""));
+    st.tx_baseline.fill(std::nanf(""));
+  }
+  // A lane's power baseline needs a lit reading on every learning poll: a
+  // missing one leaves NaN (no baseline) behind.
+  const auto learn = [&](float& mean, const std::optional<double>& v, bool ok) {
+    const float x = ok && v ? static_cast<float>(*v) : std::nanf("");
+    mean = st.baseline_n == 0 ? x : (mean * n + x) / (n + 1);
+  };
+  std::uint32_t seen = 0;
+  for (const Lane& lane : s.lanes) {
+    const std::size_t idx = laneIndex(lane);
+    if (idx >= kMaxLanes) continue;
+    seen |= 1u << idx;
+    const auto& bias = lane.values[LaneMetric::kTxBiasMilliamperes];
+    if (bias) st.baseline[idx] = (st.baseline[idx] * n + static_cast<float>(*bias)) / (n + 1);
+    learn(st.rx_baseline[idx], lane.values[LaneMetric::kRxPowerDbm], usable(lane) && lit(lane));
+    learn(st.tx_baseline[idx], lane.values[LaneMetric::kTxPowerDbm], usable(lane) && !dark(lane));
+  }
+  for (std::size_t idx = 0; idx < kMaxLanes; ++idx) {
+    if ((seen & (1u << idx)) == 0) st.rx_baseline[idx] = st.tx_baseline[idx] = std::nanf("");
+  }
+  return ++st.baseline_n == kBaselineSamples;
+}
+
+extern const RuleType kBiasDriftRule{
+    .name = "bias_drift",
+    .evaluate = evaluateBiasDrift,
+};
+
+}  // namespace opticsd
