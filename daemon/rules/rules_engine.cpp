@@ -7,11 +7,11 @@
 #include <spdlog/spdlog.h>
 
 #include "daemon/log/log.hpp"
+#include "daemon/rules/bias_drift_rule.hpp"
 #include "daemon/rules/flapping_rule.hpp"
 #include "daemon/rules/rule_input.hpp"
 #include "daemon/rules/rule_type.hpp"
 #include "daemon/rules/suspect_score.hpp"
-#include "daemon/rules/bias_drift_rule.hpp"
 
 namespace opticsd {
 
