@@ -34,9 +34,13 @@ struct MetricTarget {
   bool isCounter() const { return kind != Kind::kModule && kind != Kind::kLane; }
 };
 
-// The profile's metric names ("rx_power", "temperature", "fec_uncorrectable_blocks" ...).
+// A profile names a metric by the catalogue's key (drivers/measurement.hpp:
+// "rx_power_dbm", "temperature_celsius"), prefixed module_/lane_ where a key
+// names both (lane_pre_fec_ber_ratio), and a port counter by its exported
+// name ("fec_uncorrectable_blocks_total"). The loader also reads the old
+// short names ("rx_power") with a warning; this function does not.
 Result<MetricTarget> parseMetricName(std::string_view name);
-std::string_view metricName(const MetricTarget& target);
+std::string metricName(const MetricTarget& target);
 
 // How a raw number is turned into the metric's unit before any dBm step.
 enum class ValueUnit : std::uint8_t {
@@ -181,6 +185,9 @@ struct Profile {
   std::vector<Oid> sys_object_ids;  // prefixes
   std::optional<EntitySensorSpec> entity_sensors;
   std::vector<TableSpec> tables;
+  // Things that load but should be changed (old metric names), each
+  // "file:line:col: key: message"; the catalogue logs them once.
+  std::vector<std::string> warnings;
 };
 
 // `child` (which names `base` in `extends`) on top of `base`: the child's

@@ -49,10 +49,10 @@ tables:
     skip_rows:
       - {all_zero: [5, 6, 8]}
     columns:
-      - {column: 5, metric: rx_power, unit: dbm, divisor: 100}
-      - {column: 6, metric: tx_bias, unit: ua}
-      - {column: 8, metric: temperature}
-      - {column: 21, metric: temperature, threshold: high_alarm}
+      - {column: 5, metric: rx_power_dbm, unit: dbm, divisor: 100}
+      - {column: 6, metric: tx_bias_milliamperes, unit: ua}
+      - {column: 8, metric: temperature_celsius}
+      - {column: 21, metric: temperature_celsius, threshold: high_alarm}
 )";
 
 TEST(ProfileFormat, AllZeroRowIsNoModuleNotAZeroReading) {
@@ -97,7 +97,7 @@ tables:
     skip_rows:
       - {column: 2, not_equals: [1]}     # present(1)
     columns:
-      - {column: 3, metric: temperature}
+      - {column: 3, metric: temperature_celsius}
 )");
   auto store = storeFrom(
       "1.3.6.1.4.1.32473.2.1.2.1|2|1\n1.3.6.1.4.1.32473.2.1.3.1|2|30\n"
@@ -115,9 +115,9 @@ tables:
   - name: e
     entry: 1.3.6.1.4.1.32473.3.1
     columns:
-      - {column: 2, metric: temperature, format: text, absent: -1000.01}
-      - {column: 3, metric: supply_voltage, divisor: 1000, absent: [-100001, -100.001]}
-      - {column: 4, metric: tx_bias, unit: ua, absent: 65535}
+      - {column: 2, metric: temperature_celsius, format: text, absent: -1000.01}
+      - {column: 3, metric: supply_voltage_volts, divisor: 1000, absent: [-100001, -100.001]}
+      - {column: 4, metric: tx_bias_milliamperes, unit: ua, absent: 65535}
 )");
   auto store = storeFrom(
       "1.3.6.1.4.1.32473.3.1.2.1|4|-1000.01\n1.3.6.1.4.1.32473.3.1.3.1|2|-100001\n"
@@ -143,7 +143,7 @@ TEST(ProfileFormat, EntitySensorSentinel) {
 entity_sensors:
   sensor_entry: 1.3.6.1.2.1.99.1.1.1
   sensors:
-    - {match: 'Temp', metric: temperature, absent: -40}
+    - {match: 'Temp', metric: temperature_celsius, absent: -40}
   port: {method: description, pattern: '^(\S+) '}
 )");
   auto store = storeFrom(
@@ -163,8 +163,8 @@ tables:
   - name: e
     entry: 1.3.6.1.4.1.32473.4.1
     columns:
-      - {column: 2, metric: rx_power, unit: dbm, format: text}
-      - {column: 3, metric: temperature, format: text}
+      - {column: 2, metric: rx_power_dbm, unit: dbm, format: text}
+      - {column: 3, metric: temperature_celsius, format: text}
 )");
   auto store = storeFrom(
       "1.3.6.1.4.1.32473.4.1.2.1|4|-2.35 dBm\n1.3.6.1.4.1.32473.4.1.3.1|4| 31.50 C\n"
@@ -188,9 +188,9 @@ tables:
   - name: e
     entry: 1.3.6.1.4.1.32473.5.1
     columns:
-      - {column: 2, metric: rx_power, unit: dbm, format: float32, lane: 1}
-      - {column: 3, metric: rx_power, unit: dbm, format: float32, lane: 2}
-      - {column: 4, metric: rx_power, unit: dbm, format: float32, lane: 3}
+      - {column: 2, metric: rx_power_dbm, unit: dbm, format: float32, lane: 1}
+      - {column: 3, metric: rx_power_dbm, unit: dbm, format: float32, lane: 2}
+      - {column: 4, metric: rx_power_dbm, unit: dbm, format: float32, lane: 3}
 )");
   auto store = storeFrom(
       "1.3.6.1.4.1.32473.5.1.2.9|66|1065353216\n1.3.6.1.4.1.32473.5.1.3.9|66|1078530011\n"
@@ -222,7 +222,7 @@ tables:
     entry: 1.3.6.1.4.1.32473.6.1
     port: {if_index_column: 2}
     columns:
-      - {column: 4, metric: temperature}
+      - {column: 4, metric: temperature_celsius}
 )"),
                   storeFrom(kPortNaming), "sw", 0);
   EXPECT_NE(findPort(r, "xe1"), nullptr) << ports(r);
@@ -239,11 +239,11 @@ tables:
   - name: cisco
     entry: 1.3.6.1.4.1.32473.8.1
     columns:
-      - {column: 10, metric: pre_fec_ber, divisor: 100, exponent_column: 11}
+      - {column: 10, metric: module_pre_fec_ber_ratio, divisor: 100, exponent_column: 11}
   - name: juniper
     entry: 1.3.6.1.4.1.32473.9.1
     columns:
-      - {column: 5, metric: pre_fec_ber, exponent_column: 6, exponent_sign: -1}
+      - {column: 5, metric: module_pre_fec_ber_ratio, exponent_column: 6, exponent_sign: -1}
 )"),
                   storeFrom("1.3.6.1.2.1.31.1.1.1.1.1|4|co1\n1.3.6.1.2.1.31.1.1.1.1.2|4|et-0/0/1\n"
                             "1.3.6.1.2.1.31.1.1.1.1.3|4|co3\n1.3.6.1.2.1.31.1.1.1.1.4|4|co4\n"
@@ -274,7 +274,7 @@ tables:
     entry: 1.3.6.1.4.1.32473.6.1
     port: {name_column: 3, pattern: '^port (\S+)'}
     columns:
-      - {column: 4, metric: temperature}
+      - {column: 4, metric: temperature_celsius}
 )"),
                   storeFrom(kPortNaming), "sw", 0);
   EXPECT_NE(findPort(r, "xe1"), nullptr) << ports(r);
@@ -286,7 +286,7 @@ tables:
   - name: e
     entry: 1.3.6.1.4.1.32473.6.1
     columns:
-      - {column: 4, metric: temperature}
+      - {column: 4, metric: temperature_celsius}
 )"),
                   storeFrom(kPortNaming), "sw", 0);
   EXPECT_NE(findPort(r, "eth0"), nullptr) << "ifIndex 9 has only an ifDescr: " << ports(r);
@@ -300,7 +300,7 @@ tables:
     port: {index_template: 'unit{1}/xcvr{2}'}
     lane_arc: 3
     columns:
-      - {column: 2, metric: rx_power, unit: dbm}
+      - {column: 2, metric: rx_power_dbm, unit: dbm}
 )"),
                   storeFrom("1.3.6.1.2.1.31.1.1.1.1.9|4|eth0\n"
                             "1.3.6.1.4.1.32473.7.1.2.1.9.1|2|-3\n1.3.6.1.4.1.32473.7.1.2.1.9.2|2|-4\n"
@@ -315,9 +315,9 @@ tables:
 
 TEST(ProfileFormat, ExponentSignNeedsAColumnAndIsPlusOrMinusOne) {
   const char* head = "name: t\ntables:\n  - name: e\n    entry: 1.3.6.1.4.1.32473.8.1\n    columns:\n";
-  for (const char* bad : {"      - {column: 2, metric: pre_fec_ber, exponent_sign: -1}\n",
-                          "      - {column: 2, metric: pre_fec_ber, exponent_column: 3, exponent_sign: 0}\n",
-                          "      - {column: 2, metric: pre_fec_ber, exponent_column: 3, exponent_sign: 2}\n"}) {
+  for (const char* bad : {"      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_sign: -1}\n",
+                          "      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_column: 3, exponent_sign: 0}\n",
+                          "      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_column: 3, exponent_sign: 2}\n"}) {
     auto p = loadProfile(std::string(head) + bad, "t.yaml");
     ASSERT_FALSE(p) << bad;
     EXPECT_NE(p.error().message.find("exponent_sign"), std::string::npos) << p.error().message;
@@ -328,7 +328,7 @@ TEST(ProfileFormat, BadIndexTemplatesAreRefused) {
   for (const char* bad : {"'xcvr'", "'xcvr{0}'", "'xcvr{17}'", "'xcvr{a}'", "'xcvr{2'", "'xcvr}2'"}) {
     auto p = loadProfile(std::string("name: t\ntables:\n  - name: e\n    entry: 1.3.6.1.4.1.32473.7.1\n"
                                      "    port: {index_template: ") +
-                             bad + "}\n    columns:\n      - {column: 2, metric: temperature}\n",
+                             bad + "}\n    columns:\n      - {column: 2, metric: temperature_celsius}\n",
                          "t.yaml");
     ASSERT_FALSE(p) << bad;
     EXPECT_NE(p.error().message.find("port.index_template"), std::string::npos) << p.error().message;
@@ -342,7 +342,7 @@ tables:
     entry: 1.3.6.1.4.1.32473.7.1
     port: {entity_index: true}
     columns:
-      - {column: 2, metric: temperature}
+      - {column: 2, metric: temperature_celsius}
 )");
   auto store = storeFrom(
       "1.3.6.1.2.1.31.1.1.1.1.726|4|et-0/0/1\n"
@@ -368,20 +368,20 @@ TEST(ProfileFormat, ExplainSaysWhyRowsWereSkipped) {
   std::string all;
   for (const auto& l : trace.lines()) all += l + "\n";
   EXPECT_NE(all.find("domEntry.502: row skipped (no module): all_zero 5,6,8"), std::string::npos) << all;
-  EXPECT_NE(all.find("domEntry.8.503: temperature port ifIndex503 lane 1 = 29"), std::string::npos) << all;
+  EXPECT_NE(all.find("domEntry.8.503: temperature_celsius port ifIndex503 lane 1 = 29"), std::string::npos) << all;
 }
 
 TEST(ProfileFormat, BadNewKeysAreRefusedWithTheirPlace) {
   const char* bad[] = {
       "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, skip_rows: [{column: 2}], columns: [{column: 1, metric: "
       "temperature}]}\n",
-      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature, format: "
+      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, format: "
       "bcd}]}\n",
-      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature, absent: "
+      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, absent: "
       "x}]}\n",
       "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, port: {if_index_column: 2, name_column: 3}, columns: "
-      "[{column: 1, metric: temperature}]}\n",
-      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature, lane: "
+      "[{column: 1, metric: temperature_celsius}]}\n",
+      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, lane: "
       "65}]}\n",
   };
   for (const char* yaml : bad) {
@@ -405,7 +405,7 @@ tables:
     lane_arc: 2
     lane_base: 0
     columns:
-      - {column: 6, metric: rx_power, unit: dbm, divisor: 100}
+      - {column: 6, metric: rx_power_dbm, unit: dbm, divisor: 100}
   - name: siteCoherentEntry                # added
     entry: 1.3.6.1.4.1.32473.9.1
     columns:
