@@ -491,6 +491,13 @@ std::optional<RowSkip> readRowSkip(OptionReader& r) {
   return skip;
 }
 
+constexpr std::array<std::pair<std::string_view, RowWins>, 4> kRowWins{{
+    {"last", RowWins::kLast},
+    {"first", RowWins::kFirst},
+    {"max", RowWins::kMax},
+    {"min", RowWins::kMin},
+}};
+
 constexpr std::array<std::pair<std::string_view, ValueFormat>, 3> kValueFormats{{
     {"integer", ValueFormat::kInteger},
     {"text", ValueFormat::kText},
@@ -547,6 +554,15 @@ std::optional<ColumnRule> readColumnRule(OptionReader& r, std::vector<std::strin
   }
   readColumnValueForm(r, rule);
   if (auto lane = r.optionalInt("lane", 1, 64)) rule.lane = static_cast<std::uint16_t>(*lane);
+  if (auto wins = readChoice(r, "row_wins", kRowWins)) {
+    if (rule.threshold) {
+      r.error("row_wins", "thresholds keep the first row's limit; row_wins is for readings");
+    } else if (rule.metric.isCounter()) {
+      r.error("row_wins", "counters are per port and not compared; row_wins is for readings");
+    } else {
+      rule.row_wins = *wins;
+    }
+  }
   if (!column || !metric) return std::nullopt;
   rule.column = static_cast<std::uint32_t>(*column);
   return rule;

@@ -118,6 +118,17 @@ struct EntitySensorSpec {
   std::uint32_t threshold_columns[4] = {0, 0, 0, 0};  // indexed by ThresholdKind
 };
 
+// Which reading stands when several rows of one column give the same port
+// and lane a value (a module value repeated on each lane row, a port listed
+// under two indexes). Readings of other columns and tables are not compared:
+// a later column replaces an earlier one.
+enum class RowWins : std::uint8_t {
+  kLast,   // the row that comes last in index order (the default)
+  kFirst,  // the row that comes first in index order
+  kMax,    // the highest value
+  kMin,    // the lowest value
+};
+
 struct ColumnRule {
   std::uint32_t column = 0;
   MetricTarget metric;
@@ -133,6 +144,7 @@ struct ColumnRule {
   ValueFormat format = ValueFormat::kInteger;
   Sentinels absent;
   std::uint16_t lane = 0;  // a fixed lane for this column (one column per lane), 0 = from lane_arc
+  RowWins row_wins = RowWins::kLast;
 };
 
 // A row that describes no module (an empty cage, a port without diagnostics):

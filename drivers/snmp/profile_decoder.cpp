@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "drivers/snmp/entity_sensor_scaling.hpp"
@@ -460,6 +461,25 @@ void setValue(Sample& s, const MetricTarget& metric, std::uint16_t lane, const C
   }
 }
 
+std::optional<double> currentValue(const Sample& s, const MetricTarget& metric, std::uint16_t lane) {
+  if (metric.kind == MetricTarget::Kind::kModule) return s.module[metric.module];
+  for (const auto& l : s.lanes) {
+    if (l.number == lane) return l.values[metric.lane];
+  }
+  return std::nullopt;
+}
+
+// Whether a further row of the same column replaces the reading it gave before.
+bool rowReplaces(RowWins wins, std::optional<double> before, double now) {
+  switch (wins) {
+    case RowWins::kLast: return true;
+    case RowWins::kFirst: return false;
+    case RowWins::kMax: return !before || now > *before;
+    case RowWins::kMin: return !before || now < *before;
+  }
+  return true;
+}
+
 void setThreshold(Sample& s, const MetricTarget& metric, ThresholdKind kind, double v) {
   std::optional<Thresholds>& slot =
       metric.kind == MetricTarget::Kind::kModule ? s.thresholds(metric.module) : s.thresholds(metric.lane);
@@ -637,6 +657,7 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
     });
   };
   for (const auto& rule : table.columns) {
+    std::set<std::pair<std::string, int>> given;  // (port, lane or 0) this column has set, for row_wins
     auto column = values.column(table.entry, rule.column);
     auto precision_col = rule.precision_column ? values.column(table.entry, rule.precision_column) : Column();
     auto scale_col = rule.scale_column ? values.column(table.entry, rule.scale_column) : Column();
@@ -722,6 +743,12 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
       auto c = convert(rule.metric, rule.unit, v);
       if (!c) {
         issues.add(table.name + "." + indexText(index) + ": " + c.error().message);
+        continue;
+      }
+      // A module value has one slot per port, whatever lane the row is on.
+      const bool repeat = !given.emplace(port, rule.metric.kind == MetricTarget::Kind::kModule ? 0 : lane).second;
+      if (repeat && !rowReplaces(rule.row_wins, currentValue(sample, rule.metric, static_cast<std::uint16_t>(lane)), c->value)) {
+        if (trace) trace->add(cell_name + ": " + std::to_string(c->value) + " not kept, an earlier row wins (row_wins)");
         continue;
       }
       setValue(sample, rule.metric, static_cast<std::uint16_t>(lane), *c);

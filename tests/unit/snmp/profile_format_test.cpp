@@ -77,6 +77,40 @@ TEST(ProfileFormat, AllZeroRowIsNoModuleNotAZeroReading) {
   EXPECT_EQ(findPort(r, "xe-0/0/1"), nullptr) << "an all-zero row became a module";
 }
 
+// A table indexed by (ifIndex, channel) that repeats the module temperature on
+// every channel row (as OcNOS's cmmTransDDMTable does): which row stands is
+// the profile's choice, `row_wins`, and the default is the last row.
+TEST(ProfileFormat, RowWinsPicksWhichOfSeveralRowsGivesTheModuleValue) {
+  const auto store = storeFrom(
+      "1.3.6.1.4.1.32473.3.1.2.9.1|2|3100\n"
+      "1.3.6.1.4.1.32473.3.1.2.9.2|2|3500\n"
+      "1.3.6.1.4.1.32473.3.1.2.9.3|2|2900\n");
+  auto temperatureWith = [&](const std::string& wins) -> std::optional<double> {
+    auto r = decode(profileFrom("name: t\ntables:\n  - name: ddm\n    entry: 1.3.6.1.4.1.32473.3.1\n"
+                                "    lane_arc: 2\n    columns:\n"
+                                "      - {column: 2, metric: temperature_celsius, divisor: 100" +
+                                (wins.empty() ? std::string() : ", row_wins: " + wins) + "}\n"),
+                    store, "sw", 0);
+    const Sample* p = findPort(r, "ifIndex9");
+    if (!p) return std::nullopt;
+    return p->module[ModuleMetric::kTemperatureCelsius];
+  };
+  EXPECT_EQ(temperatureWith(""), 29.0);  // last, the documented default
+  EXPECT_EQ(temperatureWith("last"), 29.0);
+  EXPECT_EQ(temperatureWith("first"), 31.0);
+  EXPECT_EQ(temperatureWith("max"), 35.0);
+  EXPECT_EQ(temperatureWith("min"), 29.0);
+
+  // Readings only: a threshold keeps its first row, a counter is per port.
+  for (const char* bad : {"{column: 2, metric: temperature_celsius, threshold: high_alarm, row_wins: max}",
+                          "{column: 2, metric: fec_corrected_blocks_total, row_wins: max}",
+                          "{column: 2, metric: temperature_celsius, row_wins: highest}"}) {
+    auto p = loadProfile(std::string("name: t\ntables: [{name: x, entry: 1.3, columns: [") + bad + "]}]\n", "w.yaml");
+    ASSERT_FALSE(p) << bad;
+    EXPECT_NE(p.error().message.find("row_wins"), std::string::npos) << p.error().message;
+  }
+}
+
 TEST(ProfileFormat, AZeroInOneColumnIsStillAReading) {
   // 0 dBm is a real power; only a row zero in every listed column is empty.
   auto store = storeFrom(
