@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +30,23 @@ TEST(ProfileLoader, PicksBySysObjectIdLongestPrefix) {
   ASSERT_NE(junos, nullptr);
   EXPECT_EQ(junos->name, "juniper-dom");
   EXPECT_EQ((*catalog)->bySysObjectId(*Oid::parse("1.3.6.1.4.1.99999.1")), nullptr);
+  // DELL-NETWORKING-PRODUCTS-MIB: dellNetSSeriesProducts (1.3.6.1.4.1.6027.1.3) is OS9 on the S series.
+  auto s_series = (*catalog)->bySysObjectId(*Oid::parse("1.3.6.1.4.1.6027.1.3.7"));
+  ASSERT_NE(s_series, nullptr);
+  EXPECT_EQ(s_series->name, "dell-os9");
+}
+
+TEST(ProfileLoader, NoTwoShippedProfilesClaimTheSameSysObjectIdPrefix) {
+  // Otherwise the choice falls to file order, silently (the old sonic/dell-os9 clash on 6027.1.3).
+  auto catalog = ProfileCatalog::load({std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles"});
+  ASSERT_TRUE(catalog) << catalog.error().message;
+  std::map<std::string, std::string> owner;
+  for (const auto& profile : (*catalog)->profiles()) {
+    for (const auto& prefix : profile->sys_object_ids) {
+      auto [it, fresh] = owner.emplace(prefix.toString(), profile->name);
+      EXPECT_TRUE(fresh) << prefix.toString() << " is claimed by " << it->second << " and " << profile->name;
+    }
+  }
 }
 
 TEST(ProfileLoader, ErrorsCarryLocation) {
