@@ -60,6 +60,12 @@ grep -Eq '^opticsd_lane_rx_power_dbm\{target="sw-ipinfusion-ocnos".*port="cmmTra
   || fail "OcNOS transceiver 1.49 is not named cmmTrans1.49"
 grep -Eq '^opticsd_.*target="sw-ipinfusion-ocnos".*port="eth0"' "$WORK/scrape.txt" \
   && fail "OcNOS transceiver 9 was named after ifIndex 9 (eth0)"
+# Junos: the near-end pre-FEC BER from JNX-OPT-IF-EXT-MIB (23 x 10^-6), not the
+# far end's, and the hottest lane's laser temperature (47 C).
+grep -Eq '^opticsd_module_pre_fec_ber_ratio\{target="sw-juniper-dom".*port="et-0/0/2".*\} 2\.3e-0?5$' "$WORK/scrape.txt" \
+  || { grep pre_fec "$WORK/scrape.txt"; fail "Junos OTN pre-FEC BER of et-0/0/2 is not 2.3e-05"; }
+grep -Eq '^opticsd_module_laser_temperature_celsius\{target="sw-juniper-dom".*port="et-0/0/2".*\} 47$' "$WORK/scrape.txt" \
+  || fail "Junos laser temperature of et-0/0/2 is not the hottest lane's"
 stop_opticsd
 
 # A profile that fits no sensor of the device while ENTITY-MIB lists its
@@ -84,7 +90,7 @@ import json, sys
 targets = {t["target"]: t for t in json.load(open(sys.argv[1]))["targets"]}
 assert targets["wrong-profile"]["ok"] is False, targets["wrong-profile"]
 assert targets["junos"]["ok"] is True
-assert [s["port"] for s in targets["junos"]["samples"]] == ["ge-1/0/0"], targets["junos"]["samples"]
+assert sorted(s["port"] for s in targets["junos"]["samples"]) == ["et-0/0/2", "ge-1/0/0"], targets["junos"]["samples"]
 assert any("row skipped" in line for line in targets["junos"]["explain"])
 PY
 # A path that loses the first copy of every request: with 'timeout: 2s,
