@@ -358,6 +358,13 @@ constexpr std::array<std::pair<std::string_view, bool>, 2> kPortNameFrom{{{"patt
 void readSensorPort(OptionReader r, EntitySensorSpec& spec) {
   if (auto method = readChoice(r, "method", kPortMethods, true)) spec.port_method = *method;
   if (auto column = readChoice(r, "text", kSensorTextColumns)) spec.text_column = *column;
+  if (auto column = readChoice(r, "ancestor_text", kSensorTextColumns)) {
+    if (spec.port_method != EntitySensorSpec::PortMethod::kContainedIn) {
+      r.error("ancestor_text", "only with method: contained_in");
+    } else {
+      spec.ancestor_text_column = *column;
+    }
+  }
   if (auto port = readPattern(r, "pattern", true, 1, "the port")) {
     spec.port_pattern = std::move(port->text);
     spec.port_regex = std::move(port->regex);

@@ -97,6 +97,10 @@ struct EntitySensorSpec {
   enum class PortMethod : std::uint8_t { kDescription, kContainedIn };
   PortMethod port_method = PortMethod::kDescription;
   std::uint32_t text_column = 2;  // entPhysicalDescr (2) or entPhysicalName (7)
+  // kContainedIn: the column the ancestors' text is read from, when it differs
+  // from the sensor's (IOS-XR: generic sensor descriptions, ports by name); 0 = text_column.
+  std::uint32_t ancestor_text_column = 0;
+  std::uint32_t ancestorTextColumn() const { return ancestor_text_column ? ancestor_text_column : text_column; }
   // kDescription: on the sensor's own text; group 1 = port, optional group 2 = lane.
   // kContainedIn: on each ancestor's text; group 1 = port.
   std::string port_pattern;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "drivers/snmp/entity_sensor_scaling.hpp"
@@ -209,6 +210,7 @@ std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> ci
 // The slow-walk columns one entity_sensors pass reads, looked up once.
 struct SensorColumns {
   Column types, scales, precisions, texts, contained_in;
+  Column ancestor_texts;  // texts, or the other entPhysical text column (port.ancestor_text)
   std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> cisco_thresholds;
   std::array<Column, 4> threshold_columns;  // by ThresholdKind (style: columns)
 };
@@ -216,7 +218,8 @@ struct SensorColumns {
 SensorColumns sensorColumns(const EntitySensorSpec& spec, const VarbindStore& store) {
   SensorColumns c{store.column(spec.sensor_entry, 1), store.column(spec.sensor_entry, 2),
                   store.column(spec.sensor_entry, 3), store.column(oids::kEntPhysicalEntry, spec.text_column),
-                  store.column(oids::kEntPhysicalEntry, 4), {}, {}};
+                  store.column(oids::kEntPhysicalEntry, 4), store.column(oids::kEntPhysicalEntry, spec.ancestorTextColumn()),
+                  {}, {}};
   if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
     c.cisco_thresholds = ciscoThresholds(store, spec.threshold_entry);
   }
@@ -283,7 +286,7 @@ SensorPlace placeFromContainment(const EntitySensorSpec& spec, const SensorColum
   std::smatch m;
   auto current = parentOf(c.contained_in, index);
   for (int depth = 0; current && depth < kMaxContainmentDepth; ++depth) {
-    if (auto ancestor = textAt(c.texts, *current)) {
+    if (auto ancestor = textAt(c.ancestor_texts, *current)) {
       if (spec.lane_regex && !place.lane_number && std::regex_search(*ancestor, m, *spec.lane_regex)) {
         place.lane_number = std::atoi(m[1].str().c_str());
       }
@@ -342,6 +345,28 @@ void portIdentityOnce(const EntitySensorSpec& spec, const SensorColumns& c, cons
   if (!entity) return;
   fillIdentity(store, *entity, layout.ports[port].identity);
   identity_done[port] = true;
+}
+
+// Two sensors that land on one port, lane and metric are two readings the
+// profile cannot tell apart (a multi-lane module whose sensor texts carry no
+// lane): neither is kept, so that no lane is given another lane's value.
+void dropIndistinctSensors(Layout& layout, IssueList& issues) {
+  using Key = std::tuple<std::uint32_t, std::uint16_t, int, int, int>;
+  auto keyOf = [](const SensorBinding& b) {
+    return Key{b.port, b.metric.kind == MetricTarget::Kind::kModule ? std::uint16_t{0} : b.lane,
+               static_cast<int>(b.metric.kind), static_cast<int>(b.metric.module), static_cast<int>(b.metric.lane)};
+  };
+  std::map<Key, std::vector<std::uint32_t>> sensors_by_key;
+  for (const auto& b : layout.sensors) sensors_by_key[keyOf(b)].push_back(b.index.front());
+  for (const auto& [key, indexes] : sensors_by_key) {
+    if (indexes.size() < 2) continue;
+    std::string list;
+    for (auto index : indexes) list += (list.empty() ? "" : ", ") + std::to_string(index);
+    const auto& port = layout.ports[std::get<0>(key)].name;
+    issues.add("sensors " + list + " all give port " + port + " lane " + std::to_string(std::get<1>(key)) +
+               " the same metric; none is used (does the profile find each sensor's lane?)");
+  }
+  std::erase_if(layout.sensors, [&](const SensorBinding& b) { return sensors_by_key[keyOf(b)].size() > 1; });
 }
 
 // Every sensor row of the slow walk that a rule claims becomes a binding
@@ -409,6 +434,7 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     sensorThresholds(spec, c, index, binding);
     layout.sensors.push_back(std::move(binding));
   }
+  dropIndistinctSensors(layout, issues);
 }
 
 // Builds Samples keyed by port name.
@@ -782,6 +808,9 @@ WalkPlan planWalks(const Profile& profile) {
   if (const auto& spec = profile.entity_sensors) {
     for (std::uint32_t col : {1u, 2u, 3u}) plan.static_roots.push_back(spec->sensor_entry.child(col));
     plan.static_roots.push_back(oids::kEntPhysicalEntry.child(spec->text_column));
+    if (spec->ancestorTextColumn() != spec->text_column) {
+      plan.static_roots.push_back(oids::kEntPhysicalEntry.child(spec->ancestorTextColumn()));
+    }
     bool need_containment = spec->port_method == EntitySensorSpec::PortMethod::kContainedIn ||
                             spec->identity != EntitySensorSpec::IdentityFrom::kNone || spec->port_name_from_alias;
     if (need_containment) plan.static_roots.push_back(oids::kEntPhysicalEntry.child(4));

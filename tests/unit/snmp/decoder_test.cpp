@@ -146,6 +146,24 @@ TEST(CiscoProfile, DbmTypeAndRelationThresholds) {
 
 // Issue 12: IOS-XE names its sensors "Te1/0/1 Module Temperature Sensor" (no
 // "Transceiver", no lane) and gave 0 modules with an ok poll.
+// IOS-XR: generic sensor descriptions; the port is the name of an ancestor.
+TEST(CiscoProfile, IosXrPortFromTheContainingEntitysName) {
+  auto r = decode(shippedProfile("cisco-iosxr"), fixtureStore("cisco-iosxr.snmprec"), "ncs", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 1u) << "the chassis inlet sensor became a module";
+  const Sample* hu = findPort(r, "HundredGigE0/0/0/0");
+  ASSERT_NE(hu, nullptr);
+  ASSERT_EQ(hu->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*hu->lanes[0].values[LaneMetric::kRxPowerDbm], -2.3);
+  EXPECT_DOUBLE_EQ(*hu->lanes[0].values[LaneMetric::kTxPowerDbm], -1.1);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kSupplyVoltageVolts], 3.29);
+  EXPECT_FALSE(hu->module[ModuleMetric::kTemperatureCelsius]) << "no public source names the temperature sensor";
+  const auto& rx = hu->thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, 3.0);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -12.0);
+}
+
 TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
   auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-iosxe.snmprec"), "c9300", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();

@@ -369,6 +369,50 @@ TEST(ProfileFormat, BadIndexTemplatesAreRefused) {
   }
 }
 
+// Sensors whose text carries no port, under ancestors whose *names* do
+// (port.ancestor_text), and four lane sensors the profile cannot tell apart:
+// none of those four is used, and the poll says why.
+TEST(ProfileFormat, AncestorNamesAndSensorsThatCannotBeToldApart) {
+  const auto profile = profileFrom(R"(name: t
+entity_sensors:
+  sensor_entry: 1.3.6.1.2.1.99.1.1.1
+  sensors:
+    - {match: '^Rx Power', metric: rx_power_dbm, unit: dbm}
+  port: {method: contained_in, text: descr, ancestor_text: name, pattern: '^(Hu\S+)$'}
+)");
+  std::string walk =
+      "1.3.6.1.2.1.47.1.1.1.1.2.100|4|port A\n"  // descr: no port in it
+      "1.3.6.1.2.1.47.1.1.1.1.2.200|4|port B\n"
+      "1.3.6.1.2.1.47.1.1.1.1.7.100|4|Hu0/0/0/0\n"
+      "1.3.6.1.2.1.47.1.1.1.1.7.200|4|Hu0/0/0/1\n";
+  for (int s = 1; s <= 5; ++s) {  // sensor 101 under port A; 201..204 under port B
+    const int index = s == 1 ? 101 : 199 + s;
+    const int parent = s == 1 ? 100 : 200;
+    walk += "1.3.6.1.2.1.47.1.1.1.1.2." + std::to_string(index) + "|4|Rx Power\n";
+    walk += "1.3.6.1.2.1.47.1.1.1.1.4." + std::to_string(index) + "|2|" + std::to_string(parent) + "\n";
+    walk += "1.3.6.1.2.1.99.1.1.1.1." + std::to_string(index) + "|2|14\n";
+    walk += "1.3.6.1.2.1.99.1.1.1.4." + std::to_string(index) + "|2|" + std::to_string(-s) + "\n";
+  }
+  const auto r = decode(profile, storeFrom(walk), "sw", 0);
+  const Sample* a = findPort(r, "Hu0/0/0/0");
+  ASSERT_NE(a, nullptr) << ports(r);
+  EXPECT_DOUBLE_EQ(*a->lanes.at(0).values[LaneMetric::kRxPowerDbm], -1.0);
+  EXPECT_EQ(findPort(r, "Hu0/0/0/1"), nullptr) << "one of four indistinct lane sensors was shown as lane 1";
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find("sensors 201, 202, 203, 204 all give port Hu0/0/0/1 lane 1"), std::string::npos)
+      << r.errors[0];
+
+  auto bad = loadProfile(R"(name: t
+entity_sensors:
+  sensor_entry: 1.3.6.1.2.1.99.1.1.1
+  sensors: [{match: x, metric: rx_power_dbm}]
+  port: {method: description, ancestor_text: name, pattern: '(x)'}
+)", "a.yaml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("ancestor_text: only with method: contained_in"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST(ProfileFormat, PortFromAnEntityIndexThroughAliasMappingOrName) {
   auto profile = profileFrom(R"(name: t
 tables:
