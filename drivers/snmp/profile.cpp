@@ -514,9 +514,13 @@ constexpr std::array<std::pair<std::string_view, ValueFormat>, 3> kValueFormats{
 // How a cell's raw number becomes the metric's value: divisor, unit, format,
 // per-row precision/scale/exponent columns, sentinels.
 void readColumnValueForm(OptionReader& r, ColumnRule& rule) {
-  if (auto divisor = r.optionalDouble("divisor")) {
-    if (*divisor > 0 && *divisor <= 1e18) {
-      rule.divisor = *divisor;
+  // Read as YAML reads numbers, not through optionalDouble: a subnormal divisor
+  // (1e-308) is a positive number a profile may give, and the decoder copes
+  // with the huge values it makes (tests/integration/86).
+  if (auto node = r.raw("divisor")) {
+    double divisor = 0;
+    if (node->IsScalar() && YAML::convert<double>::decode(*node, divisor) && divisor > 0 && divisor <= 1e18) {
+      rule.divisor = divisor;
     } else {
       r.error("divisor", "expected a positive number");
     }
