@@ -772,7 +772,9 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
         continue;
       }
       // A module value has one slot per port, whatever lane the row is on.
-      const bool repeat = !given.emplace(port, rule.metric.kind == MetricTarget::Kind::kModule ? 0 : lane).second;
+      // `last` (the default) needs no bookkeeping: every row simply replaces.
+      const bool repeat = rule.row_wins != RowWins::kLast &&
+                          !given.emplace(port, rule.metric.kind == MetricTarget::Kind::kModule ? 0 : lane).second;
       if (repeat && !rowReplaces(rule.row_wins, currentValue(sample, rule.metric, static_cast<std::uint16_t>(lane)), c->value)) {
         if (trace) trace->add(cell_name + ": " + std::to_string(c->value) + " not kept, an earlier row wins (row_wins)");
         continue;
