@@ -133,6 +133,116 @@ Result<std::unique_ptr<NetSnmpSession>> NetSnmpSession::open(boost::asio::io_con
   return session;
 }
 
+namespace {
+
+::oid* authProtocolOid(AuthProtocol protocol) {
+  switch (protocol) {
+    case AuthProtocol::kMd5: return usmHMACMD5AuthProtocol;
+    case AuthProtocol::kSha: return usmHMACSHA1AuthProtocol;
+    case AuthProtocol::kSha224: return usmHMAC128SHA224AuthProtocol;
+    case AuthProtocol::kSha256: return usmHMAC192SHA256AuthProtocol;
+    case AuthProtocol::kSha384: return usmHMAC256SHA384AuthProtocol;
+    case AuthProtocol::kSha512: return usmHMAC384SHA512AuthProtocol;
+  }
+  return usmHMACSHA1AuthProtocol;
+}
+
+void setPrivProtocol(netsnmp_session& s, PrivProtocol protocol) {
+  switch (protocol) {
+    case PrivProtocol::kAes128:
+      s.securityPrivProto = usmAESPrivProtocol;
+      s.securityPrivProtoLen = USM_PRIV_PROTO_AES_LEN;
+      break;
+    case PrivProtocol::kDes:
+      s.securityPrivProto = usmDESPrivProtocol;
+      s.securityPrivProtoLen = USM_PRIV_PROTO_DES_LEN;
+      break;
+    // net-snmp extends the key to the cipher's length when it localizes it.
+    case PrivProtocol::kAes192:
+      s.securityPrivProto = usmAES192PrivProtocol;
+      s.securityPrivProtoLen = std::size(usmAES192PrivProtocol);
+      break;
+    case PrivProtocol::kAes256:
+      s.securityPrivProto = usmAES256PrivProtocol;
+      s.securityPrivProtoLen = std::size(usmAES256PrivProtocol);
+      break;
+    case PrivProtocol::kAes192Cisco:
+      s.securityPrivProto = usmAES192CiscoPrivProtocol;
+      s.securityPrivProtoLen = std::size(usmAES192CiscoPrivProtocol);
+      break;
+    case PrivProtocol::kAes256Cisco:
+      s.securityPrivProto = usmAES256CiscoPrivProtocol;
+      s.securityPrivProtoLen = std::size(usmAES256CiscoPrivProtocol);
+      break;
+  }
+}
+
+// The USM keys (Ku) from the passwords, as the security level needs them.
+Result<void> deriveUsmKeys(netsnmp_session& s, const SessionConfig& config) {
+  if (config.level == SecurityLevel::kNoAuthNoPriv) return {};
+  s.securityAuthProto = authProtocolOid(config.auth_protocol);
+  s.securityAuthProtoLen = USM_AUTH_PROTO_SHA_LEN;
+  s.securityAuthKeyLen = USM_AUTH_KU_LEN;
+  if (generate_Ku(s.securityAuthProto, static_cast<u_int>(s.securityAuthProtoLen),
+                  reinterpret_cast<const u_char*>(config.auth_password.data()), config.auth_password.size(),
+                  s.securityAuthKey, &s.securityAuthKeyLen) != SNMPERR_SUCCESS) {
+    return fail(config.describe() + ": cannot derive the authentication key");
+  }
+  if (config.level != SecurityLevel::kAuthPriv) return {};
+  setPrivProtocol(s, config.priv_protocol);
+  s.securityPrivKeyLen = USM_PRIV_KU_LEN;
+  if (generate_Ku(s.securityAuthProto, static_cast<u_int>(s.securityAuthProtoLen),
+                  reinterpret_cast<const u_char*>(config.priv_password.data()), config.priv_password.size(),
+                  s.securityPrivKey, &s.securityPrivKeyLen) != SNMPERR_SUCCESS) {
+    return fail(config.describe() + ": cannot derive the privacy key");
+  }
+  return {};
+}
+
+void setCommunity(netsnmp_session& s, SessionConfig& config) {
+  s.version = SNMP_VERSION_2c;
+  s.community = reinterpret_cast<u_char*>(config.community.data());
+  s.community_len = config.community.size();
+}
+
+// SNMPv3 USM: user, level, context, keys and a configured engine ID (kept in
+// `engine`, which must outlive snmp_sess_open).
+Result<void> setUsmSecurity(netsnmp_session& s, SessionConfig& config, std::vector<unsigned char>& engine) {
+  s.version = SNMP_VERSION_3;
+  s.securityModel = SNMP_SEC_MODEL_USM;
+  s.securityName = config.user.data();
+  s.securityNameLen = config.user.size();
+  s.securityLevel = config.level == SecurityLevel::kNoAuthNoPriv ? SNMP_SEC_LEVEL_NOAUTH
+                    : config.level == SecurityLevel::kAuthNoPriv ? SNMP_SEC_LEVEL_AUTHNOPRIV
+                                                                 : SNMP_SEC_LEVEL_AUTHPRIV;
+  if (!config.context.empty()) {
+    s.contextName = config.context.data();
+    s.contextNameLen = config.context.size();
+  }
+  auto keys = deriveUsmKeys(s, config);
+  if (!keys) return keys;
+  if (!config.engine_id_hex.empty()) {
+    auto bytes = hexBytes(config.engine_id_hex);
+    if (!bytes) return fail(config.describe() + ": " + bytes.error().message);
+    engine = std::move(*bytes);
+    s.securityEngineID = engine.data();
+    s.securityEngineIDLen = engine.size();
+    s.contextEngineID = engine.data();
+    s.contextEngineIDLen = engine.size();
+  }
+  // net-snmp's own engine discovery is a blocking exchange inside the first
+  // send; we probe asynchronously instead (see handleProbe).
+  s.flags |= SNMP_FLAGS_DONT_PROBE;
+  return {};
+}
+
+std::string peerName(const std::string& host, std::uint16_t port) {
+  return host.find(':') != std::string::npos ? "udp6:[" + host + "]:" + std::to_string(port)
+                                             : "udp:" + host + ":" + std::to_string(port);
+}
+
+}  // namespace
+
 Result<void> NetSnmpSession::start() {
   // net-snmp would resolve a host name itself, blocking this thread (see
   // HostResolver): it only ever gets a numeric address.
@@ -145,92 +255,15 @@ Result<void> NetSnmpSession::start() {
   std::lock_guard lock(netsnmpMutex());
   netsnmp_session s;
   snmp_sess_init(&s);
-  std::string peer = host.find(':') != std::string::npos ? "udp6:[" + host + "]:" + std::to_string(config_.port)
-                                                         : "udp:" + host + ":" + std::to_string(config_.port);
+  std::string peer = peerName(host, config_.port);
   s.peername = peer.data();
   s.timeout = static_cast<long>(config_.timeout.count()) * 1000;
   s.retries = config_.retries;
   std::vector<unsigned char> engine;
   if (config_.version == SnmpVersion::kV2c) {
-    s.version = SNMP_VERSION_2c;
-    s.community = reinterpret_cast<u_char*>(config_.community.data());
-    s.community_len = config_.community.size();
-  } else {
-    s.version = SNMP_VERSION_3;
-    s.securityModel = SNMP_SEC_MODEL_USM;
-    s.securityName = config_.user.data();
-    s.securityNameLen = config_.user.size();
-    s.securityLevel = config_.level == SecurityLevel::kNoAuthNoPriv ? SNMP_SEC_LEVEL_NOAUTH
-                      : config_.level == SecurityLevel::kAuthNoPriv ? SNMP_SEC_LEVEL_AUTHNOPRIV
-                                                                    : SNMP_SEC_LEVEL_AUTHPRIV;
-    if (!config_.context.empty()) {
-      s.contextName = config_.context.data();
-      s.contextNameLen = config_.context.size();
-    }
-    if (config_.level != SecurityLevel::kNoAuthNoPriv) {
-      switch (config_.auth_protocol) {
-        case AuthProtocol::kMd5: s.securityAuthProto = usmHMACMD5AuthProtocol; break;
-        case AuthProtocol::kSha: s.securityAuthProto = usmHMACSHA1AuthProtocol; break;
-        case AuthProtocol::kSha224: s.securityAuthProto = usmHMAC128SHA224AuthProtocol; break;
-        case AuthProtocol::kSha256: s.securityAuthProto = usmHMAC192SHA256AuthProtocol; break;
-        case AuthProtocol::kSha384: s.securityAuthProto = usmHMAC256SHA384AuthProtocol; break;
-        case AuthProtocol::kSha512: s.securityAuthProto = usmHMAC384SHA512AuthProtocol; break;
-      }
-      s.securityAuthProtoLen = USM_AUTH_PROTO_SHA_LEN;
-      s.securityAuthKeyLen = USM_AUTH_KU_LEN;
-      if (generate_Ku(s.securityAuthProto, static_cast<u_int>(s.securityAuthProtoLen),
-                      reinterpret_cast<const u_char*>(config_.auth_password.data()), config_.auth_password.size(),
-                      s.securityAuthKey, &s.securityAuthKeyLen) != SNMPERR_SUCCESS) {
-        return fail(config_.describe() + ": cannot derive the authentication key");
-      }
-    }
-    if (config_.level == SecurityLevel::kAuthPriv) {
-      switch (config_.priv_protocol) {
-        case PrivProtocol::kAes128:
-          s.securityPrivProto = usmAESPrivProtocol;
-          s.securityPrivProtoLen = USM_PRIV_PROTO_AES_LEN;
-          break;
-        case PrivProtocol::kDes:
-          s.securityPrivProto = usmDESPrivProtocol;
-          s.securityPrivProtoLen = USM_PRIV_PROTO_DES_LEN;
-          break;
-        // net-snmp extends the key to the cipher's length when it localizes it.
-        case PrivProtocol::kAes192:
-          s.securityPrivProto = usmAES192PrivProtocol;
-          s.securityPrivProtoLen = std::size(usmAES192PrivProtocol);
-          break;
-        case PrivProtocol::kAes256:
-          s.securityPrivProto = usmAES256PrivProtocol;
-          s.securityPrivProtoLen = std::size(usmAES256PrivProtocol);
-          break;
-        case PrivProtocol::kAes192Cisco:
-          s.securityPrivProto = usmAES192CiscoPrivProtocol;
-          s.securityPrivProtoLen = std::size(usmAES192CiscoPrivProtocol);
-          break;
-        case PrivProtocol::kAes256Cisco:
-          s.securityPrivProto = usmAES256CiscoPrivProtocol;
-          s.securityPrivProtoLen = std::size(usmAES256CiscoPrivProtocol);
-          break;
-      }
-      s.securityPrivKeyLen = USM_PRIV_KU_LEN;
-      if (generate_Ku(s.securityAuthProto, static_cast<u_int>(s.securityAuthProtoLen),
-                      reinterpret_cast<const u_char*>(config_.priv_password.data()), config_.priv_password.size(),
-                      s.securityPrivKey, &s.securityPrivKeyLen) != SNMPERR_SUCCESS) {
-        return fail(config_.describe() + ": cannot derive the privacy key");
-      }
-    }
-    if (!config_.engine_id_hex.empty()) {
-      auto bytes = hexBytes(config_.engine_id_hex);
-      if (!bytes) return fail(config_.describe() + ": " + bytes.error().message);
-      engine = std::move(*bytes);
-      s.securityEngineID = engine.data();
-      s.securityEngineIDLen = engine.size();
-      s.contextEngineID = engine.data();
-      s.contextEngineIDLen = engine.size();
-    }
-    // net-snmp's own engine discovery is a blocking exchange inside the first
-    // send; we probe asynchronously instead (see handleProbe).
-    s.flags |= SNMP_FLAGS_DONT_PROBE;
+    setCommunity(s, config_);
+  } else if (auto usm = setUsmSecurity(s, config_, engine); !usm) {
+    return usm;
   }
 
   sessp_ = snmp_sess_open(&s);
@@ -238,23 +271,28 @@ Result<void> NetSnmpSession::start() {
   std::memset(s.securityAuthKey, 0, sizeof(s.securityAuthKey));
   std::memset(s.securityPrivKey, 0, sizeof(s.securityPrivKey));
   if (!sessp_) return fail(config_.describe() + ": cannot open session: " + snmp_api_errstring(s.s_snmp_errno));
-  // snmp_sess_open clears DONT_PROBE on the session it returns; without it
-  // the first send runs net-snmp's blocking engine-ID probe on our thread.
-  if (config_.version == SnmpVersion::kV3) snmp_sess_session(sessp_)->flags |= SNMP_FLAGS_DONT_PROBE;
-
   if (config_.version == SnmpVersion::kV3) {
-    if (engine.empty()) {
-      probe_ = Probe::kPending;
-    } else {
-      if (installUser(snmp_sess_session(sessp_)) != SNMPERR_SUCCESS) {
-        return fail(config_.describe() + ": cannot set up the SNMPv3 user");
-      }
-      probe_ = Probe::kDone;
-    }
+    auto user = startUsm(!engine.empty());
+    if (!user) return user;
   }
   netsnmp_transport* transport = snmp_sess_transport(sessp_);
   if (!transport || transport->sock < 0) return fail(config_.describe() + ": session has no socket");
   socket_.emplace(io_, transport->sock);
+  return {};
+}
+
+Result<void> NetSnmpSession::startUsm(bool engine_known) {
+  // snmp_sess_open clears DONT_PROBE on the session it returns; without it
+  // the first send runs net-snmp's blocking engine-ID probe on our thread.
+  snmp_sess_session(sessp_)->flags |= SNMP_FLAGS_DONT_PROBE;
+  if (!engine_known) {
+    probe_ = Probe::kPending;
+    return {};
+  }
+  if (installUser(snmp_sess_session(sessp_)) != SNMPERR_SUCCESS) {
+    return fail(config_.describe() + ": cannot set up the SNMPv3 user");
+  }
+  probe_ = Probe::kDone;
   return {};
 }
 

@@ -55,6 +55,8 @@ class NetSnmpSession : public Session {
   struct Request;
   NetSnmpSession(boost::asio::io_context& io, const SessionConfig& config);
   Result<void> start();
+  // After snmp_sess_open: the USM user now if the engine ID is known, else after the probe.
+  Result<void> startUsm(bool engine_known);
 
   static int onPdu(int operation, snmp_session* session, int reqid, snmp_pdu* pdu, void* magic);
   void handlePdu(int operation, int reqid, snmp_pdu* pdu);

@@ -11,6 +11,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "drivers/options/duplicate_keys.hpp"
+#include "drivers/options/option_reader.hpp"
+
 namespace opticsd::snmp {
 namespace {
 
@@ -44,29 +47,65 @@ tl::expected<std::pair<std::vector<std::string>, std::vector<std::uint32_t>>, st
   return std::make_pair(std::move(pieces), std::move(arcs));
 }
 
-struct MetricNameRow {
-  std::string_view name;
-  MetricTarget target;
-};
-
 constexpr MetricTarget moduleMetric(ModuleMetric m) { return {MetricTarget::Kind::kModule, m, {}}; }
 constexpr MetricTarget laneMetric(LaneMetric m) { return {MetricTarget::Kind::kLane, {}, m}; }
 constexpr MetricTarget counter(MetricTarget::Kind k) { return {k, {}, {}}; }
 
-constexpr std::array kMetricNames{
-    MetricNameRow{"temperature", moduleMetric(ModuleMetric::kTemperatureCelsius)},
-    MetricNameRow{"supply_voltage", moduleMetric(ModuleMetric::kSupplyVoltageVolts)},
-    MetricNameRow{"laser_temperature", moduleMetric(ModuleMetric::kLaserTemperatureCelsius)},
-    MetricNameRow{"pre_fec_ber", moduleMetric(ModuleMetric::kPreFecBerRatio)},
-    MetricNameRow{"post_fec_ber", moduleMetric(ModuleMetric::kPostFecBerRatio)},
-    MetricNameRow{"tx_bias", laneMetric(LaneMetric::kTxBiasMilliamperes)},
-    MetricNameRow{"tx_power", laneMetric(LaneMetric::kTxPowerDbm)},
-    MetricNameRow{"rx_power", laneMetric(LaneMetric::kRxPowerDbm)},
-    MetricNameRow{"lane_pre_fec_ber", laneMetric(LaneMetric::kPreFecBerRatio)},
-    MetricNameRow{"fec_corrected_blocks", counter(MetricTarget::Kind::kFecCorrectedBlocks)},
-    MetricNameRow{"fec_uncorrectable_blocks", counter(MetricTarget::Kind::kFecUncorrectableBlocks)},
-    MetricNameRow{"fec_corrected_bits", counter(MetricTarget::Kind::kFecCorrectedBits)},
+struct NamedTarget {
+  std::string_view name;
+  MetricTarget target;
 };
+
+// Port counters are not in the module/lane catalogue: they take the name they
+// are exported under (opticsd_<name>).
+constexpr std::array kCounterNames{
+    NamedTarget{"fec_corrected_blocks_total", counter(MetricTarget::Kind::kFecCorrectedBlocks)},
+    NamedTarget{"fec_uncorrectable_blocks_total", counter(MetricTarget::Kind::kFecUncorrectableBlocks)},
+    NamedTarget{"fec_corrected_bit_errors_total", counter(MetricTarget::Kind::kFecCorrectedBits)},
+};
+
+// The names profiles used before they took the catalogue's. Still read (with
+// a warning) so that a user's own profile directory survives an upgrade.
+constexpr std::array kOldMetricNames{
+    NamedTarget{"temperature", moduleMetric(ModuleMetric::kTemperatureCelsius)},
+    NamedTarget{"supply_voltage", moduleMetric(ModuleMetric::kSupplyVoltageVolts)},
+    NamedTarget{"laser_temperature", moduleMetric(ModuleMetric::kLaserTemperatureCelsius)},
+    NamedTarget{"pre_fec_ber", moduleMetric(ModuleMetric::kPreFecBerRatio)},
+    NamedTarget{"post_fec_ber", moduleMetric(ModuleMetric::kPostFecBerRatio)},
+    NamedTarget{"tx_bias", laneMetric(LaneMetric::kTxBiasMilliamperes)},
+    NamedTarget{"tx_power", laneMetric(LaneMetric::kTxPowerDbm)},
+    NamedTarget{"rx_power", laneMetric(LaneMetric::kRxPowerDbm)},
+    NamedTarget{"lane_pre_fec_ber", laneMetric(LaneMetric::kPreFecBerRatio)},
+    NamedTarget{"fec_corrected_blocks", counter(MetricTarget::Kind::kFecCorrectedBlocks)},
+    NamedTarget{"fec_uncorrectable_blocks", counter(MetricTarget::Kind::kFecUncorrectableBlocks)},
+    NamedTarget{"fec_corrected_bits", counter(MetricTarget::Kind::kFecCorrectedBits)},
+};
+
+// A catalogue key that names both a module and a lane value (pre_fec_ber_ratio)
+// takes the exported family's prefix: module_pre_fec_ber_ratio, lane_pre_fec_ber_ratio.
+constexpr std::string_view kModulePrefix = "module_";
+constexpr std::string_view kLanePrefix = "lane_";
+
+std::optional<MetricTarget> moduleByKey(std::string_view key) {
+  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+    if (kModuleMetricInfo[i].key == key) return moduleMetric(static_cast<ModuleMetric>(i));
+  }
+  return std::nullopt;
+}
+
+std::optional<MetricTarget> laneByKey(std::string_view key) {
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+    if (kLaneMetricInfo[i].key == key) return laneMetric(static_cast<LaneMetric>(i));
+  }
+  return std::nullopt;
+}
+
+std::optional<MetricTarget> oldMetricName(std::string_view name) {
+  for (const auto& row : kOldMetricNames) {
+    if (row.name == name) return row.target;
+  }
+  return std::nullopt;
+}
 
 constexpr std::array<std::pair<std::string_view, ValueUnit>, 9> kUnits{{
     {"auto", ValueUnit::kAuto},
@@ -87,454 +126,551 @@ bool sameTarget(const MetricTarget& a, const MetricTarget& b) {
   return true;
 }
 
-// Collects the first problem with its location; a profile either loads whole or not at all.
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+// ---- Value readers on top of OptionReader: each records its problem at the
+// key (file:line:col) and returns nullopt, so that one load reports them all.
 
-  tl::unexpected<Error> failAt(const YAML::Node& node, const std::string& message) const {
-    std::string where = source_;
-    if (node && !node.Mark().is_null()) {
-      where += ":" + std::to_string(node.Mark().line + 1) + ":" + std::to_string(node.Mark().column + 1);
-    }
-    return fail(where + ": " + message);
-  }
+constexpr std::int64_t kMaxColumn = 100000;
 
-  Result<void> onlyKeys(const YAML::Node& map, std::initializer_list<std::string_view> allowed) const {
-    if (!map.IsMap()) return failAt(map, "expected a mapping");
-    for (const auto& kv : map) {
-      auto key = kv.first.as<std::string>();
-      bool ok = false;
-      for (auto a : allowed) ok = ok || a == key;
-      if (!ok) return failAt(kv.first, "unknown key '" + key + "'");
-    }
-    return {};
-  }
-
-  Result<std::string> string(const YAML::Node& node, std::string_view what) const {
-    if (!node || !node.IsScalar()) return failAt(node, std::string(what) + ": expected a string");
-    return node.Scalar();
-  }
-
-  Result<Oid> oid(const YAML::Node& node, std::string_view what) const {
-    auto text = string(node, what);
-    if (!text) return tl::unexpected(text.error());
-    auto parsed = Oid::parse(*text);
-    if (!parsed) return failAt(node, std::string(what) + ": " + parsed.error().message);
-    return parsed;
-  }
-
-  Result<std::int64_t> integer(const YAML::Node& node, std::string_view what, std::int64_t lo, std::int64_t hi) const {
-    if (!node || !node.IsScalar()) return failAt(node, std::string(what) + ": expected an integer");
-    std::int64_t v = 0;
-    if (!YAML::convert<std::int64_t>::decode(node, v)) return failAt(node, std::string(what) + ": expected an integer");
-    if (v < lo || v > hi) {
-      return failAt(node, std::string(what) + ": " + std::to_string(v) + " outside " + std::to_string(lo) + ".." +
-                              std::to_string(hi));
-    }
-    return v;
-  }
-
-  Result<double> number(const YAML::Node& node, std::string_view what) const {
-    double v = 0;
-    if (!node || !node.IsScalar() || !YAML::convert<double>::decode(node, v) || !(v > 0) || v > 1e18) {
-      return failAt(node, std::string(what) + ": expected a positive number");
-    }
-    return v;
-  }
-
-  Result<std::regex> regex(const YAML::Node& node, std::string_view what) const {
-    auto text = string(node, what);
-    if (!text) return tl::unexpected(text.error());
-    if (text->size() > 512) return failAt(node, std::string(what) + ": pattern longer than 512 characters");
-    try {
-      return std::regex(*text, std::regex::ECMAScript | std::regex::optimize);
-    } catch (const std::regex_error& e) {
-      return failAt(node, std::string(what) + ": bad regular expression: " + e.what());
-    }
-  }
-
-  // `absent: -1000.01` or `absent: [-1000.01, 65535]`
-  Result<Sentinels> sentinels(const YAML::Node& node) const {
-    Sentinels out;
-    auto one = [&](const YAML::Node& item) -> Result<void> {
-      double v = 0;
-      if (!item.IsScalar() || !YAML::convert<double>::decode(item, v) || !std::isfinite(v)) {
-        return failAt(item, "absent: expected a number or a list of numbers");
-      }
-      out.values.push_back(v);
-      return {};
-    };
-    if (node.IsSequence()) {
-      for (const auto& item : node) {
-        auto ok = one(item);
-        if (!ok) return tl::unexpected(ok.error());
-      }
-    } else {
-      auto ok = one(node);
-      if (!ok) return tl::unexpected(ok.error());
-    }
-    return out;
-  }
-
-  Result<std::vector<std::int64_t>> integers(const YAML::Node& node, std::string_view what, std::int64_t lo,
-                                             std::int64_t hi) const {
-    std::vector<std::int64_t> out;
-    if (node && node.IsSequence()) {
-      for (const auto& item : node) {
-        auto v = integer(item, what, lo, hi);
-        if (!v) return tl::unexpected(v.error());
-        out.push_back(*v);
-      }
-    } else {
-      auto v = integer(node, what, lo, hi);
-      if (!v) return tl::unexpected(v.error());
-      out.push_back(*v);
-    }
-    if (out.empty()) return failAt(node, std::string(what) + ": empty list");
-    return out;
-  }
-
-  Result<MetricTarget> metric(const YAML::Node& node) const {
-    auto text = string(node, "metric");
-    if (!text) return tl::unexpected(text.error());
-    auto parsed = parseMetricName(*text);
-    if (!parsed) return failAt(node, parsed.error().message);
-    return parsed;
-  }
-
-  Result<ValueUnit> unit(const YAML::Node& node) const {
-    auto text = string(node, "unit");
-    if (!text) return tl::unexpected(text.error());
-    auto parsed = parseValueUnit(*text);
-    if (!parsed) return failAt(node, parsed.error().message);
-    return parsed;
-  }
-
- private:
-  std::string source_;
-};
-
-#define OPTICSD_TRY(var, expr)                   \
-  auto var##_result = (expr);                    \
-  if (!var##_result) return tl::unexpected(var##_result.error()); \
-  auto var = std::move(*var##_result)
-
-Result<std::optional<ThresholdKind>> parseThresholdKind(const Reader& r, const YAML::Node& node) {
-  OPTICSD_TRY(text, r.string(node, "threshold"));
-  if (text == "high_alarm") return ThresholdKind::kHighAlarm;
-  if (text == "high_warning") return ThresholdKind::kHighWarning;
-  if (text == "low_warning") return ThresholdKind::kLowWarning;
-  if (text == "low_alarm") return ThresholdKind::kLowAlarm;
-  return r.failAt(node, "threshold: expected high_alarm, high_warning, low_warning or low_alarm");
+std::string itemPath(const OptionReader& r, std::string_view key, std::size_t i) {
+  return (r.path().empty() ? "" : r.path() + ".") + std::string(key) + "[" + std::to_string(i) + "]";
 }
 
-Result<EntitySensorSpec> parseEntitySensors(const Reader& r, const YAML::Node& node) {
-  auto keys = r.onlyKeys(node, {"sensor_entry", "sensors", "port", "identity", "thresholds"});
-  if (!keys) return tl::unexpected(keys.error());
-  EntitySensorSpec spec;
-  OPTICSD_TRY(entry, r.oid(node["sensor_entry"], "sensor_entry"));
-  spec.sensor_entry = std::move(entry);
-
-  const auto sensors = node["sensors"];
-  if (!sensors || !sensors.IsSequence() || sensors.size() == 0) return r.failAt(node, "sensors: expected a list");
-  for (const auto& s : sensors) {
-    auto ok = r.onlyKeys(s, {"match", "metric", "type", "unit", "absent"});
-    if (!ok) return tl::unexpected(ok.error());
-    SensorRule rule;
-    OPTICSD_TRY(pattern, r.string(s["match"], "match"));
-    OPTICSD_TRY(re, r.regex(s["match"], "match"));
-    rule.pattern = pattern;
-    rule.match = std::move(re);
-    OPTICSD_TRY(metric, r.metric(s["metric"]));
-    if (metric.isCounter()) return r.failAt(s["metric"], "counters come from tables, not sensors");
-    rule.metric = metric;
-    if (s["type"]) {
-      OPTICSD_TRY(type, r.integer(s["type"], "type", 1, 14));
-      rule.sensor_type = static_cast<int>(type);
-    }
-    if (s["unit"]) {
-      OPTICSD_TRY(unit, r.unit(s["unit"]));
-      rule.unit = unit;
-    }
-    if (s["absent"]) {
-      OPTICSD_TRY(absent, r.sentinels(s["absent"]));
-      rule.absent = std::move(absent);
-    }
-    spec.sensors.push_back(std::move(rule));
+// The items of the list under `key`, each read as a mapping of its own
+// ("tables[2].columns[0]"), with its unknown keys refused.
+template <typename ReadItem>
+void forEachItem(OptionReader& r, std::string_view key, bool required, ReadItem&& read) {
+  auto node = r.raw(key);
+  if (!node) {
+    if (required) r.error("", "missing required key '" + std::string(key) + "' (a non-empty list)");
+    return;
   }
+  if (!node->IsSequence() || (required && node->size() == 0)) {
+    r.error(key, required ? "expected a non-empty list" : "expected a list");
+    return;
+  }
+  for (std::size_t i = 0; i < node->size(); ++i) {
+    OptionReader item((*node)[i], r.file(), itemPath(r, key, i), r.issues());
+    if (!(*node)[i].IsMap()) continue;  // the reader has reported it
+    read(item);
+    item.rejectUnknownKeys();
+  }
+}
 
-  const auto port = node["port"];
-  if (!port) return r.failAt(node, "port: missing (how a sensor finds its port)");
-  auto port_keys = r.onlyKeys(port, {"method", "text", "pattern", "lane_pattern", "lane_base", "name_from", "fallback_pattern"});
-  if (!port_keys) return tl::unexpected(port_keys.error());
-  OPTICSD_TRY(method, r.string(port["method"], "port.method"));
-  if (method == "description") {
-    spec.port_method = EntitySensorSpec::PortMethod::kDescription;
-  } else if (method == "contained_in") {
-    spec.port_method = EntitySensorSpec::PortMethod::kContainedIn;
+std::optional<std::int64_t> requiredInt(OptionReader& r, std::string_view key, std::int64_t min, std::int64_t max) {
+  if (!r.has(key)) {
+    r.raw(key);
+    r.error("", "missing required key '" + std::string(key) + "'");
+    return std::nullopt;
+  }
+  return r.optionalInt(key, min, max);
+}
+
+std::optional<std::uint32_t> optionalColumn(OptionReader& r, std::string_view key) {
+  auto v = r.optionalInt(key, 1, kMaxColumn);
+  if (!v) return std::nullopt;
+  return static_cast<std::uint32_t>(*v);
+}
+
+std::optional<Oid> readOid(OptionReader& r, std::string_view key) {
+  const std::string text = r.requiredString(key);
+  if (text.empty()) return std::nullopt;
+  auto parsed = Oid::parse(text);
+  if (!parsed) {
+    r.error(key, parsed.error().message);
+    return std::nullopt;
+  }
+  return std::move(*parsed);
+}
+
+// One of a fixed set of words, as its value.
+template <typename T, std::size_t N>
+std::optional<T> readChoice(OptionReader& r, std::string_view key, const std::array<std::pair<std::string_view, T>, N>& choices,
+                            bool required = false) {
+  if (required && !r.has(key)) {
+    r.raw(key);
+    r.error("", "missing required key '" + std::string(key) + "'");
+    return std::nullopt;
+  }
+  auto text = r.optionalString(key);
+  if (!text) return std::nullopt;
+  std::string expected;
+  for (const auto& [name, value] : choices) {
+    if (name == *text) return value;
+    expected += (expected.empty() ? "" : ", ") + std::string(name);
+  }
+  r.error(key, "expected one of " + expected + ", got '" + *text + "'");
+  return std::nullopt;
+}
+
+struct Pattern {
+  std::string text;
+  std::regex regex;
+};
+
+// A regular expression with at least `groups` capture groups (`meaning` says what group 1 is).
+std::optional<Pattern> readPattern(OptionReader& r, std::string_view key, bool required, unsigned groups = 0,
+                                   std::string_view meaning = "") {
+  std::optional<std::string> text = required ? std::optional(r.requiredString(key)) : r.optionalString(key);
+  if (!text || (required && text->empty())) return std::nullopt;
+  if (text->size() > 512) {
+    r.error(key, "pattern longer than 512 characters");
+    return std::nullopt;
+  }
+  try {
+    std::regex regex(*text, std::regex::ECMAScript | std::regex::optimize);
+    if (regex.mark_count() < groups) {
+      r.error(key, "needs a capture group for " + std::string(meaning));
+      return std::nullopt;
+    }
+    return Pattern{*text, std::move(regex)};
+  } catch (const std::regex_error& e) {
+    r.error(key, std::string("bad regular expression: ") + e.what());
+    return std::nullopt;
+  }
+}
+
+// `key: 3` or `key: [3, 4]`, each in min..max.
+std::optional<std::vector<std::int64_t>> readIntegers(OptionReader& r, std::string_view key, std::int64_t min,
+                                                      std::int64_t max) {
+  auto node = r.raw(key);
+  if (!node) return std::nullopt;
+  std::vector<std::int64_t> out;
+  bool ok = true;
+  auto one = [&](const YAML::Node& item) {
+    std::int64_t v = 0;
+    if (item.IsScalar() && YAML::convert<std::int64_t>::decode(item, v) && v >= min && v <= max) {
+      out.push_back(v);
+    } else {
+      ok = false;
+    }
+  };
+  if (node->IsSequence()) {
+    for (const auto& item : *node) one(item);
   } else {
-    return r.failAt(port["method"], "port.method: expected description or contained_in");
+    one(*node);
   }
-  if (port["text"]) {
-    OPTICSD_TRY(text, r.string(port["text"], "port.text"));
-    if (text == "descr") {
-      spec.text_column = 2;
-    } else if (text == "name") {
-      spec.text_column = 7;
-    } else {
-      return r.failAt(port["text"], "port.text: expected descr or name");
-    }
+  if (!ok || out.empty()) {
+    r.error(key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) +
+                     " or a non-empty list of them");
+    return std::nullopt;
   }
-  OPTICSD_TRY(port_pattern, r.string(port["pattern"], "port.pattern"));
-  OPTICSD_TRY(port_re, r.regex(port["pattern"], "port.pattern"));
-  if (port_re.mark_count() < 1) return r.failAt(port["pattern"], "port.pattern: needs a capture group for the port");
-  spec.port_pattern = port_pattern;
-  spec.port_regex = std::move(port_re);
-  if (port["lane_pattern"]) {
-    OPTICSD_TRY(lane_pattern, r.string(port["lane_pattern"], "port.lane_pattern"));
-    OPTICSD_TRY(lane_re, r.regex(port["lane_pattern"], "port.lane_pattern"));
-    if (lane_re.mark_count() < 1) {
-      return r.failAt(port["lane_pattern"], "port.lane_pattern: needs a capture group for the lane");
-    }
-    spec.lane_pattern = lane_pattern;
-    spec.lane_regex = std::move(lane_re);
-  }
-  if (port["fallback_pattern"]) {
-    OPTICSD_TRY(fallback, r.regex(port["fallback_pattern"], "port.fallback_pattern"));
-    if (fallback.mark_count() < 1) return r.failAt(port["fallback_pattern"], "port.fallback_pattern: needs a group");
-    spec.fallback_regex = std::move(fallback);
-  }
-  if (port["lane_base"]) {
-    OPTICSD_TRY(base, r.integer(port["lane_base"], "port.lane_base", 0, 1));
-    spec.lane_base = static_cast<int>(base);
-  }
-  if (port["name_from"]) {
-    OPTICSD_TRY(from, r.string(port["name_from"], "port.name_from"));
-    if (from == "alias") {
-      spec.port_name_from_alias = true;
-    } else if (from != "pattern") {
-      return r.failAt(port["name_from"], "port.name_from: expected pattern or alias");
-    }
-  }
+  return out;
+}
 
-  if (node["identity"]) {
-    OPTICSD_TRY(identity, r.string(node["identity"], "identity"));
-    if (identity == "parent") {
-      spec.identity = EntitySensorSpec::IdentityFrom::kParent;
-    } else if (identity == "port_entity") {
-      spec.identity = EntitySensorSpec::IdentityFrom::kPortEntity;
-    } else if (identity != "none") {
-      return r.failAt(node["identity"], "identity: expected none, parent or port_entity");
-    }
-  }
-
-  if (const auto th = node["thresholds"]) {
-    auto th_keys = r.onlyKeys(th, {"style", "entry", "high_alarm", "high_warning", "low_warning", "low_alarm"});
-    if (!th_keys) return tl::unexpected(th_keys.error());
-    OPTICSD_TRY(style, r.string(th["style"], "thresholds.style"));
-    OPTICSD_TRY(th_entry, r.oid(th["entry"], "thresholds.entry"));
-    spec.threshold_entry = std::move(th_entry);
-    if (style == "columns") {
-      spec.threshold_style = EntitySensorSpec::ThresholdStyle::kColumns;
-      constexpr std::array<std::string_view, 4> kKeys{"high_alarm", "high_warning", "low_warning", "low_alarm"};
-      for (std::size_t i = 0; i < kKeys.size(); ++i) {
-        if (!th[std::string(kKeys[i])]) continue;
-        OPTICSD_TRY(col, r.integer(th[std::string(kKeys[i])], kKeys[i], 1, 1000));
-        spec.threshold_columns[i] = static_cast<std::uint32_t>(col);
-      }
-    } else if (style == "cisco_relation") {
-      spec.threshold_style = EntitySensorSpec::ThresholdStyle::kCiscoRelation;
+// `absent: -1000.01` or `absent: [-1000.01, 65535]`
+std::optional<Sentinels> readSentinels(OptionReader& r) {
+  auto node = r.raw("absent");
+  if (!node) return std::nullopt;
+  Sentinels out;
+  bool ok = true;
+  auto one = [&](const YAML::Node& item) {
+    double v = 0;
+    if (item.IsScalar() && YAML::convert<double>::decode(item, v) && std::isfinite(v)) {
+      out.values.push_back(v);
     } else {
-      return r.failAt(th["style"], "thresholds.style: expected columns or cisco_relation");
+      ok = false;
+    }
+  };
+  if (node->IsSequence()) {
+    for (const auto& item : *node) one(item);
+  } else {
+    one(*node);
+  }
+  if (!ok) {
+    r.error("absent", "expected a number or a list of numbers");
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<ValueUnit> readUnit(OptionReader& r) {
+  auto text = r.optionalString("unit");
+  if (!text) return std::nullopt;
+  auto unit = parseValueUnit(*text);
+  if (!unit) {
+    r.error("unit", unit.error().message);
+    return std::nullopt;
+  }
+  return *unit;
+}
+
+// Where a warning points: "file:line:col: path.key: message", like an error.
+std::string warningAt(OptionReader& r, std::string_view key, std::string message) {
+  ConfigIssue where{r.file(), 0, 0, (r.path().empty() ? "" : r.path() + ".") + std::string(key), std::move(message)};
+  if (auto node = r.raw(key); node && !node->Mark().is_null()) {
+    where.line = node->Mark().line + 1;
+    where.column = node->Mark().column + 1;
+  }
+  return where.format();
+}
+
+std::optional<MetricTarget> readMetric(OptionReader& r, std::vector<std::string>& warnings) {
+  const std::string name = r.requiredString("metric");
+  if (name.empty()) return std::nullopt;
+  auto parsed = parseMetricName(name);
+  if (parsed) return *parsed;
+  if (auto old = oldMetricName(name)) {
+    warnings.push_back(warningAt(r, "metric",
+                                 "'" + name + "' is the old name of '" + metricName(*old) +
+                                     "'; it is still read, but rename it (the catalogue's names are the only ones "
+                                     "documented, see schemas/snmp-profiles/README.md)"));
+    return old;
+  }
+  r.error("metric", parsed.error().message);
+  return std::nullopt;
+}
+
+constexpr std::array<std::pair<std::string_view, ThresholdKind>, 4> kThresholdKinds{{
+    {"high_alarm", ThresholdKind::kHighAlarm},
+    {"high_warning", ThresholdKind::kHighWarning},
+    {"low_warning", ThresholdKind::kLowWarning},
+    {"low_alarm", ThresholdKind::kLowAlarm},
+}};
+
+// ---- entity_sensors
+
+std::optional<SensorRule> readSensorRule(OptionReader& r, std::vector<std::string>& warnings) {
+  auto pattern = readPattern(r, "match", true);
+  auto metric = readMetric(r, warnings);
+  if (metric && metric->isCounter()) r.error("metric", "counters come from tables, not sensors");
+  auto type = r.optionalInt("type", 1, 14);
+  auto unit = readUnit(r);
+  auto absent = readSentinels(r);
+  if (!pattern || !metric) return std::nullopt;
+  SensorRule rule;
+  rule.pattern = std::move(pattern->text);
+  rule.match = std::move(pattern->regex);
+  rule.metric = *metric;
+  if (type) rule.sensor_type = static_cast<int>(*type);
+  if (unit) rule.unit = *unit;
+  if (absent) rule.absent = std::move(*absent);
+  return rule;
+}
+
+constexpr std::array<std::pair<std::string_view, EntitySensorSpec::PortMethod>, 2> kPortMethods{{
+    {"description", EntitySensorSpec::PortMethod::kDescription},
+    {"contained_in", EntitySensorSpec::PortMethod::kContainedIn},
+}};
+constexpr std::array<std::pair<std::string_view, std::uint32_t>, 2> kSensorTextColumns{{{"descr", 2}, {"name", 7}}};
+constexpr std::array<std::pair<std::string_view, bool>, 2> kPortNameFrom{{{"pattern", false}, {"alias", true}}};
+
+// entity_sensors.port: how a sensor row finds its port and lane.
+void readSensorPort(OptionReader r, EntitySensorSpec& spec) {
+  if (auto method = readChoice(r, "method", kPortMethods, true)) spec.port_method = *method;
+  if (auto column = readChoice(r, "text", kSensorTextColumns)) spec.text_column = *column;
+  if (auto column = readChoice(r, "ancestor_text", kSensorTextColumns)) {
+    if (spec.port_method != EntitySensorSpec::PortMethod::kContainedIn) {
+      r.error("ancestor_text", "only with method: contained_in");
+    } else {
+      spec.ancestor_text_column = *column;
     }
   }
+  if (auto port = readPattern(r, "pattern", true, 1, "the port")) {
+    spec.port_pattern = std::move(port->text);
+    spec.port_regex = std::move(port->regex);
+  }
+  if (auto lane = readPattern(r, "lane_pattern", false, 1, "the lane")) {
+    spec.lane_pattern = std::move(lane->text);
+    spec.lane_regex = std::move(lane->regex);
+  }
+  if (auto fallback = readPattern(r, "fallback_pattern", false, 1, "the port")) {
+    spec.fallback_regex = std::move(fallback->regex);
+  }
+  if (auto base = r.optionalInt("lane_base", 0, 1)) spec.lane_base = static_cast<int>(*base);
+  if (auto alias = readChoice(r, "name_from", kPortNameFrom)) spec.port_name_from_alias = *alias;
+  r.rejectUnknownKeys();
+}
+
+constexpr std::array<std::pair<std::string_view, EntitySensorSpec::ThresholdStyle>, 2> kThresholdStyles{{
+    {"columns", EntitySensorSpec::ThresholdStyle::kColumns},
+    {"cisco_relation", EntitySensorSpec::ThresholdStyle::kCiscoRelation},
+}};
+
+// entity_sensors.thresholds: a threshold table beside the sensor table.
+void readSensorThresholds(OptionReader r, EntitySensorSpec& spec) {
+  if (auto style = readChoice(r, "style", kThresholdStyles, true)) spec.threshold_style = *style;
+  if (auto entry = readOid(r, "entry")) spec.threshold_entry = std::move(*entry);
+  for (const auto& [key, kind] : kThresholdKinds) {
+    auto column = r.optionalInt(key, 1, 1000);
+    if (!column) continue;
+    if (spec.threshold_style != EntitySensorSpec::ThresholdStyle::kColumns) {
+      r.error(key, "a threshold column only applies with style: columns");
+      continue;
+    }
+    spec.threshold_columns[static_cast<std::size_t>(kind)] = static_cast<std::uint32_t>(*column);
+  }
+  r.rejectUnknownKeys();
+}
+
+constexpr std::array<std::pair<std::string_view, EntitySensorSpec::IdentityFrom>, 3> kIdentityFrom{{
+    {"none", EntitySensorSpec::IdentityFrom::kNone},
+    {"parent", EntitySensorSpec::IdentityFrom::kParent},
+    {"port_entity", EntitySensorSpec::IdentityFrom::kPortEntity},
+}};
+
+EntitySensorSpec readEntitySensors(OptionReader r, std::vector<std::string>& warnings) {
+  EntitySensorSpec spec;
+  if (auto entry = readOid(r, "sensor_entry")) spec.sensor_entry = std::move(*entry);
+  forEachItem(r, "sensors", true, [&](OptionReader& item) {
+    if (auto rule = readSensorRule(item, warnings)) spec.sensors.push_back(std::move(*rule));
+  });
+  if (r.has("port")) {
+    readSensorPort(r.child("port"), spec);
+  } else {
+    r.raw("port");
+    r.error("", "missing required key 'port' (how a sensor finds its port)");
+  }
+  if (auto identity = readChoice(r, "identity", kIdentityFrom)) spec.identity = *identity;
+  if (r.has("thresholds")) readSensorThresholds(r.child("thresholds"), spec);
+  r.rejectUnknownKeys();
   return spec;
 }
 
-Result<TableSpec> parseTable(const Reader& r, const YAML::Node& node) {
-  auto keys = r.onlyKeys(node, {"name", "entry", "port_arc", "lane_arc", "lane_base", "skip_rows", "port", "columns"});
-  if (!keys) return tl::unexpected(keys.error());
-  TableSpec table;
-  OPTICSD_TRY(name, r.string(node["name"], "name"));
-  table.name = name;
-  OPTICSD_TRY(entry, r.oid(node["entry"], "entry"));
-  table.entry = std::move(entry);
-  if (node["port_arc"]) {
-    OPTICSD_TRY(arc, r.integer(node["port_arc"], "port_arc", 1, 16));
-    table.port_arc = static_cast<std::uint32_t>(arc);
+// ---- tables
+
+// table.port: exactly one way of naming the row's port.
+void readTablePort(OptionReader r, TablePortSpec& port) {
+  const int given = (r.has("if_index_column") ? 1 : 0) + (r.has("name_column") ? 1 : 0) +
+                    (r.has("entity_index") ? 1 : 0) + (r.has("index_template") ? 1 : 0);
+  if (given != 1) r.error("", "give one of if_index_column, name_column, entity_index, index_template");
+  if (auto column = optionalColumn(r, "if_index_column")) {
+    port.from = TablePortSpec::From::kIfIndexColumn;
+    port.column = *column;
   }
-  if (node["lane_arc"]) {
-    OPTICSD_TRY(arc, r.integer(node["lane_arc"], "lane_arc", 1, 16));
-    table.lane_arc = static_cast<std::uint32_t>(arc);
+  if (auto column = optionalColumn(r, "name_column")) {
+    port.from = TablePortSpec::From::kNameColumn;
+    port.column = *column;
   }
-  if (node["lane_base"]) {
-    OPTICSD_TRY(base, r.integer(node["lane_base"], "lane_base", 0, 1));
-    table.lane_base = static_cast<int>(base);
-  }
-  if (const auto port = node["port"]) {
-    auto ok = r.onlyKeys(port, {"if_index_column", "name_column", "entity_index", "index_template", "pattern"});
-    if (!ok) return tl::unexpected(ok.error());
-    int given = (port["if_index_column"] ? 1 : 0) + (port["name_column"] ? 1 : 0) + (port["entity_index"] ? 1 : 0) +
-                (port["index_template"] ? 1 : 0);
-    if (given != 1) {
-      return r.failAt(port, "port: give one of if_index_column, name_column, entity_index, index_template");
-    }
-    if (port["if_index_column"]) {
-      OPTICSD_TRY(col, r.integer(port["if_index_column"], "port.if_index_column", 1, 100000));
-      table.port.from = TablePortSpec::From::kIfIndexColumn;
-      table.port.column = static_cast<std::uint32_t>(col);
-    } else if (port["name_column"]) {
-      OPTICSD_TRY(col, r.integer(port["name_column"], "port.name_column", 1, 100000));
-      table.port.from = TablePortSpec::From::kNameColumn;
-      table.port.column = static_cast<std::uint32_t>(col);
-    } else if (port["index_template"]) {
-      OPTICSD_TRY(text, r.string(port["index_template"], "port.index_template"));
-      auto parsed = parseIndexTemplate(text);
-      if (!parsed) return r.failAt(port["index_template"], "port.index_template: " + parsed.error());
-      table.port.from = TablePortSpec::From::kIndexTemplate;
-      table.port.template_pieces = std::move(parsed->first);
-      table.port.template_arcs = std::move(parsed->second);
+  if (auto text = r.optionalString("index_template")) {
+    auto parsed = parseIndexTemplate(*text);
+    if (parsed) {
+      port.from = TablePortSpec::From::kIndexTemplate;
+      port.template_pieces = std::move(parsed->first);
+      port.template_arcs = std::move(parsed->second);
     } else {
-      OPTICSD_TRY(flag, r.string(port["entity_index"], "port.entity_index"));
-      if (flag != "true") return r.failAt(port["entity_index"], "port.entity_index: expected true");
-      table.port.from = TablePortSpec::From::kEntityArc;
-    }
-    if (port["pattern"]) {
-      if (table.port.from != TablePortSpec::From::kNameColumn) {
-        return r.failAt(port["pattern"], "port.pattern: only with name_column");
-      }
-      OPTICSD_TRY(text, r.string(port["pattern"], "port.pattern"));
-      OPTICSD_TRY(re, r.regex(port["pattern"], "port.pattern"));
-      if (re.mark_count() < 1) return r.failAt(port["pattern"], "port.pattern: needs a capture group for the port");
-      table.port.pattern = std::move(re);
-      table.port.pattern_text = text;
+      r.error("index_template", parsed.error());
     }
   }
-  if (const auto skips = node["skip_rows"]) {
-    if (!skips.IsSequence()) return r.failAt(skips, "skip_rows: expected a list");
-    for (const auto& k : skips) {
-      auto ok = r.onlyKeys(k, {"all_zero", "column", "equals", "not_equals"});
-      if (!ok) return tl::unexpected(ok.error());
-      RowSkip skip;
-      if (k["all_zero"]) {
-        if (k["column"] || k["equals"] || k["not_equals"]) {
-          return r.failAt(k, "skip_rows: all_zero stands alone (a list of columns)");
-        }
-        OPTICSD_TRY(cols, r.integers(k["all_zero"], "all_zero", 1, 100000));
-        for (auto c : cols) skip.columns.push_back(static_cast<std::uint32_t>(c));
-        skip.kind = RowSkip::Kind::kAllZero;
-      } else {
-        OPTICSD_TRY(col, r.integer(k["column"], "skip_rows.column", 1, 100000));
-        skip.columns.push_back(static_cast<std::uint32_t>(col));
-        if (!!k["equals"] == !!k["not_equals"]) return r.failAt(k, "skip_rows: give equals or not_equals");
-        skip.kind = k["equals"] ? RowSkip::Kind::kEquals : RowSkip::Kind::kNotEquals;
-        OPTICSD_TRY(values, r.integers(k["equals"] ? k["equals"] : k["not_equals"], "skip_rows value",
-                                       std::numeric_limits<std::int64_t>::min(),
-                                       std::numeric_limits<std::int64_t>::max()));
-        skip.values = std::move(values);
-      }
-      table.skip_rows.push_back(std::move(skip));
+  if (auto flag = r.optionalBool("entity_index")) {
+    if (*flag) {
+      port.from = TablePortSpec::From::kEntityArc;
+    } else {
+      r.error("entity_index", "expected true (leave it out for the default)");
     }
   }
-  const auto columns = node["columns"];
-  if (!columns || !columns.IsSequence() || columns.size() == 0) return r.failAt(node, "columns: expected a list");
-  for (const auto& c : columns) {
-    auto ok = r.onlyKeys(c, {"column", "metric", "threshold", "divisor", "unit", "precision_column", "scale_column",
-                             "exponent_column", "exponent_sign", "format", "absent", "lane"});
-    if (!ok) return tl::unexpected(ok.error());
-    ColumnRule rule;
-    OPTICSD_TRY(col, r.integer(c["column"], "column", 1, 100000));
-    rule.column = static_cast<std::uint32_t>(col);
-    OPTICSD_TRY(metric, r.metric(c["metric"]));
-    rule.metric = metric;
-    if (c["threshold"]) {
-      if (metric.isCounter()) return r.failAt(c["threshold"], "threshold: counters have no thresholds");
-      OPTICSD_TRY(kind, parseThresholdKind(r, c["threshold"]));
-      rule.threshold = kind;
+  if (auto pattern = readPattern(r, "pattern", false, 1, "the port")) {
+    if (port.from != TablePortSpec::From::kNameColumn) {
+      r.error("pattern", "only with name_column");
+    } else {
+      port.pattern = std::move(pattern->regex);
+      port.pattern_text = std::move(pattern->text);
     }
-    if (c["divisor"]) {
-      OPTICSD_TRY(divisor, r.number(c["divisor"], "divisor"));
+  }
+  r.rejectUnknownKeys();
+}
+
+std::optional<RowSkip> readRowSkip(OptionReader& r) {
+  RowSkip skip;
+  if (r.has("all_zero")) {
+    if (r.has("column") || r.has("equals") || r.has("not_equals")) {
+      r.error("", "all_zero stands alone (a list of columns)");
+    }
+    for (auto key : {"column", "equals", "not_equals"}) r.raw(key);  // reported above, not as unknown
+    auto columns = readIntegers(r, "all_zero", 1, kMaxColumn);
+    if (!columns) return std::nullopt;
+    skip.kind = RowSkip::Kind::kAllZero;
+    for (auto c : *columns) skip.columns.push_back(static_cast<std::uint32_t>(c));
+    return skip;
+  }
+  auto column = requiredInt(r, "column", 1, kMaxColumn);
+  if (r.has("equals") == r.has("not_equals")) {
+    r.raw("equals");
+    r.raw("not_equals");
+    r.error("", "give equals or not_equals");
+    return std::nullopt;
+  }
+  skip.kind = r.has("equals") ? RowSkip::Kind::kEquals : RowSkip::Kind::kNotEquals;
+  auto values = readIntegers(r, r.has("equals") ? "equals" : "not_equals", std::numeric_limits<std::int64_t>::min(),
+                             std::numeric_limits<std::int64_t>::max());
+  if (!column || !values) return std::nullopt;
+  skip.columns.push_back(static_cast<std::uint32_t>(*column));
+  skip.values = std::move(*values);
+  return skip;
+}
+
+constexpr std::array<std::pair<std::string_view, RowWins>, 4> kRowWins{{
+    {"last", RowWins::kLast},
+    {"first", RowWins::kFirst},
+    {"max", RowWins::kMax},
+    {"min", RowWins::kMin},
+}};
+
+constexpr std::array<std::pair<std::string_view, ValueFormat>, 3> kValueFormats{{
+    {"integer", ValueFormat::kInteger},
+    {"text", ValueFormat::kText},
+    {"float32", ValueFormat::kFloat32},
+}};
+
+// How a cell's raw number becomes the metric's value: divisor, unit, format,
+// per-row precision/scale/exponent columns, sentinels.
+void readColumnValueForm(OptionReader& r, ColumnRule& rule) {
+  // Read as YAML reads numbers, not through optionalDouble: a subnormal divisor
+  // (1e-308) is a positive number a profile may give, and the decoder copes
+  // with the huge values it makes (tests/integration/86).
+  if (auto node = r.raw("divisor")) {
+    double divisor = 0;
+    if (node->IsScalar() && YAML::convert<double>::decode(*node, divisor) && divisor > 0 && divisor <= 1e18) {
       rule.divisor = divisor;
+    } else {
+      r.error("divisor", "expected a positive number");
     }
-    if (c["unit"]) {
-      OPTICSD_TRY(unit, r.unit(c["unit"]));
-      if (unit == ValueUnit::kAuto) return r.failAt(c["unit"], "unit: auto only applies to ENTITY-SENSOR rows");
-      rule.unit = unit;
-    }
-    if (metric.isPower() && rule.unit == ValueUnit::kNative) {
-      return r.failAt(c, "optical power needs a unit (dbm, mw, w or uw)");
-    }
-    if (c["precision_column"]) {
-      OPTICSD_TRY(pc, r.integer(c["precision_column"], "precision_column", 1, 100000));
-      rule.precision_column = static_cast<std::uint32_t>(pc);
-    }
-    if (c["scale_column"]) {
-      OPTICSD_TRY(sc, r.integer(c["scale_column"], "scale_column", 1, 100000));
-      rule.scale_column = static_cast<std::uint32_t>(sc);
-    }
-    if (c["exponent_column"]) {
-      OPTICSD_TRY(ec, r.integer(c["exponent_column"], "exponent_column", 1, 100000));
-      rule.exponent_column = static_cast<std::uint32_t>(ec);
-    }
-    if (c["exponent_sign"]) {
-      if (!rule.exponent_column) return r.failAt(c["exponent_sign"], "exponent_sign: only with exponent_column");
-      OPTICSD_TRY(sign, r.integer(c["exponent_sign"], "exponent_sign", -1, 1));
-      if (sign == 0) return r.failAt(c["exponent_sign"], "exponent_sign: expected 1 or -1");
-      rule.exponent_sign = static_cast<int>(sign);
-    }
-    if (c["format"]) {
-      OPTICSD_TRY(format, r.string(c["format"], "format"));
-      if (format == "integer") {
-        rule.format = ValueFormat::kInteger;
-      } else if (format == "text") {
-        rule.format = ValueFormat::kText;
-      } else if (format == "float32") {
-        rule.format = ValueFormat::kFloat32;
-      } else {
-        return r.failAt(c["format"], "format: expected integer, text or float32");
-      }
-      if (metric.isCounter() && rule.format != ValueFormat::kInteger) {
-        return r.failAt(c["format"], "format: counters are integers");
-      }
-    }
-    if (c["absent"]) {
-      OPTICSD_TRY(absent, r.sentinels(c["absent"]));
-      rule.absent = std::move(absent);
-    }
-    if (c["lane"]) {
-      OPTICSD_TRY(lane, r.integer(c["lane"], "lane", 1, 64));
-      rule.lane = static_cast<std::uint16_t>(lane);
-    }
-    table.columns.push_back(rule);
   }
+  if (auto unit = readUnit(r)) {
+    if (*unit == ValueUnit::kAuto) {
+      r.error("unit", "auto only applies to ENTITY-SENSOR rows");
+    } else {
+      rule.unit = *unit;
+    }
+  }
+  if (rule.metric.isPower() && rule.unit == ValueUnit::kNative) {
+    r.error("", "optical power needs a unit (dbm, mw, w or uw)");
+  }
+  if (auto column = optionalColumn(r, "precision_column")) rule.precision_column = *column;
+  if (auto column = optionalColumn(r, "scale_column")) rule.scale_column = *column;
+  if (auto column = optionalColumn(r, "exponent_column")) rule.exponent_column = *column;
+  if (auto sign = r.optionalInt("exponent_sign", -1, 1)) {
+    if (!rule.exponent_column) {
+      r.error("exponent_sign", "only with exponent_column");
+    } else if (*sign == 0) {
+      r.error("exponent_sign", "expected 1 or -1");
+    } else {
+      rule.exponent_sign = static_cast<int>(*sign);
+    }
+  }
+  if (auto format = readChoice(r, "format", kValueFormats)) {
+    rule.format = *format;
+    if (rule.metric.isCounter() && rule.format != ValueFormat::kInteger) r.error("format", "counters are integers");
+  }
+  if (auto absent = readSentinels(r)) rule.absent = std::move(*absent);
+}
+
+std::optional<ColumnRule> readColumnRule(OptionReader& r, std::vector<std::string>& warnings) {
+  ColumnRule rule;
+  auto column = requiredInt(r, "column", 1, kMaxColumn);
+  auto metric = readMetric(r, warnings);
+  if (metric) rule.metric = *metric;
+  if (auto threshold = readChoice(r, "threshold", kThresholdKinds)) {
+    if (rule.metric.isCounter()) r.error("threshold", "counters have no thresholds");
+    rule.threshold = *threshold;
+  }
+  readColumnValueForm(r, rule);
+  if (auto lane = r.optionalInt("lane", 1, 64)) rule.lane = static_cast<std::uint16_t>(*lane);
+  if (auto wins = readChoice(r, "row_wins", kRowWins)) {
+    if (rule.threshold) {
+      r.error("row_wins", "thresholds keep the first row's limit; row_wins is for readings");
+    } else if (rule.metric.isCounter()) {
+      r.error("row_wins", "counters are per port and not compared; row_wins is for readings");
+    } else {
+      rule.row_wins = *wins;
+    }
+  }
+  if (!column || !metric) return std::nullopt;
+  rule.column = static_cast<std::uint32_t>(*column);
+  return rule;
+}
+
+TableSpec readTable(OptionReader& r, std::vector<std::string>& warnings) {
+  TableSpec table;
+  table.name = r.requiredString("name");
+  if (auto entry = readOid(r, "entry")) table.entry = std::move(*entry);
+  if (auto arc = r.optionalInt("port_arc", 1, 16)) table.port_arc = static_cast<std::uint32_t>(*arc);
+  if (auto arc = r.optionalInt("lane_arc", 1, 16)) table.lane_arc = static_cast<std::uint32_t>(*arc);
+  if (auto base = r.optionalInt("lane_base", 0, 1)) table.lane_base = static_cast<int>(*base);
+  if (r.has("port")) readTablePort(r.child("port"), table.port);
+  forEachItem(r, "skip_rows", false, [&](OptionReader& item) {
+    if (auto skip = readRowSkip(item)) table.skip_rows.push_back(std::move(*skip));
+  });
+  forEachItem(r, "columns", true, [&](OptionReader& item) {
+    if (auto rule = readColumnRule(item, warnings)) table.columns.push_back(std::move(*rule));
+  });
   return table;
+}
+
+// ---- the document
+
+std::vector<Oid> readSysObjectIds(OptionReader& r) {
+  std::vector<Oid> out;
+  for (const auto& text : r.stringList("sys_object_id")) {
+    auto id = Oid::parse(text);
+    if (id) {
+      out.push_back(std::move(*id));
+    } else {
+      r.error("sys_object_id", id.error().message);
+    }
+  }
+  return out;
+}
+
+Profile readProfile(OptionReader& r) {
+  Profile profile;
+  profile.name = r.requiredString("name");
+  profile.description = r.optionalString("description").value_or("");
+  profile.sys_object_ids = readSysObjectIds(r);
+  if (r.has("entity_sensors")) profile.entity_sensors = readEntitySensors(r.child("entity_sensors"), profile.warnings);
+  forEachItem(r, "tables", false, [&](OptionReader& item) { profile.tables.push_back(readTable(item, profile.warnings)); });
+  if (auto base = r.optionalString("extends")) {
+    if (base->empty() || *base == profile.name) {
+      r.error("extends", "names no other profile");
+    } else {
+      profile.extends = *base;
+    }
+  }
+  if (!r.has("entity_sensors") && !r.has("tables") && !r.has("extends")) {
+    r.error("", "a profile needs entity_sensors or tables (or extends)");
+  }
+  r.rejectUnknownKeys();
+  return profile;
+}
+
+std::string joinIssues(const std::vector<ConfigIssue>& issues) {
+  std::string out;
+  for (const auto& issue : issues) out += (out.empty() ? "" : "\n") + issue.format();
+  return out;
 }
 
 }  // namespace
 
 Result<MetricTarget> parseMetricName(std::string_view name) {
-  for (const auto& row : kMetricNames) {
+  for (const auto& row : kCounterNames) {
     if (row.name == name) return row.target;
   }
-  // Every other catalogue value by its full name (drivers/measurement.hpp),
-  // e.g. q_factor_decibels or osnr_decibels: module values first, then lane.
-  for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
-    if (kModuleMetricInfo[i].key == name) return moduleMetric(static_cast<ModuleMetric>(i));
+  if (name.starts_with(kModulePrefix)) {
+    if (auto m = moduleByKey(name.substr(kModulePrefix.size()))) return *m;
   }
-  for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
-    if (kLaneMetricInfo[i].key == name) return laneMetric(static_cast<LaneMetric>(i));
+  if (name.starts_with(kLanePrefix)) {
+    if (auto l = laneByKey(name.substr(kLanePrefix.size()))) return *l;
   }
-  return fail("unknown metric '" + std::string(name) + "' (see schemas/snmp-profiles/README.md)");
+  const auto module = moduleByKey(name);
+  const auto lane = laneByKey(name);
+  if (module && lane) {
+    return fail("metric '" + std::string(name) + "' is both a module and a lane value: write module_" +
+                std::string(name) + " or lane_" + std::string(name));
+  }
+  if (module) return *module;
+  if (lane) return *lane;
+  return fail("unknown metric '" + std::string(name) + "' (the catalogue's names, see schemas/snmp-profiles/README.md)");
 }
 
-std::string_view metricName(const MetricTarget& target) {
-  for (const auto& row : kMetricNames) {
-    if (sameTarget(row.target, target)) return row.name;
+std::string metricName(const MetricTarget& target) {
+  for (const auto& row : kCounterNames) {
+    if (sameTarget(row.target, target)) return std::string(row.name);
   }
-  if (target.kind == MetricTarget::Kind::kModule) return info(target.module).key;
-  if (target.kind == MetricTarget::Kind::kLane) return info(target.lane).key;
-  return "unknown";
+  if (target.kind == MetricTarget::Kind::kModule) {
+    const std::string key(info(target.module).key);
+    return laneByKey(key) ? std::string(kModulePrefix) + key : key;
+  }
+  const std::string key(info(target.lane).key);
+  return moduleByKey(key) ? std::string(kLanePrefix) + key : key;
 }
 
 Result<ValueUnit> parseValueUnit(std::string_view name) {
@@ -545,62 +681,22 @@ Result<ValueUnit> parseValueUnit(std::string_view name) {
 }
 
 Result<Profile> loadProfile(std::string_view yaml_text, std::string source) {
-  Reader r(source);
   YAML::Node root;
   try {
     root = YAML::Load(std::string(yaml_text));
   } catch (const YAML::Exception& e) {
-    return fail(source + ": " + e.what());
+    std::string where = source;
+    if (!e.mark.is_null()) where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
+    return fail(where + ": " + e.msg);
   }
-  try {
-    if (!root.IsMap()) return r.failAt(root, "a profile is a mapping");
-    auto keys = r.onlyKeys(root, {"name", "description", "extends", "sys_object_id", "entity_sensors", "tables"});
-    if (!keys) return tl::unexpected(keys.error());
-    Profile profile;
-    profile.source = source;
-    OPTICSD_TRY(name, r.string(root["name"], "name"));
-    if (name.empty()) return r.failAt(root["name"], "name: empty");
-    profile.name = name;
-    if (root["description"]) {
-      OPTICSD_TRY(description, r.string(root["description"], "description"));
-      profile.description = description;
-    }
-    if (const auto ids = root["sys_object_id"]) {
-      if (ids.IsScalar()) {
-        OPTICSD_TRY(id, r.oid(ids, "sys_object_id"));
-        profile.sys_object_ids.push_back(std::move(id));
-      } else if (ids.IsSequence()) {
-        for (const auto& item : ids) {
-          OPTICSD_TRY(id, r.oid(item, "sys_object_id"));
-          profile.sys_object_ids.push_back(std::move(id));
-        }
-      } else {
-        return r.failAt(ids, "sys_object_id: expected an OID or a list of OIDs");
-      }
-    }
-    if (root["entity_sensors"]) {
-      OPTICSD_TRY(spec, parseEntitySensors(r, root["entity_sensors"]));
-      profile.entity_sensors = std::move(spec);
-    }
-    if (const auto tables = root["tables"]) {
-      if (!tables.IsSequence()) return r.failAt(tables, "tables: expected a list");
-      for (const auto& t : tables) {
-        OPTICSD_TRY(table, parseTable(r, t));
-        profile.tables.push_back(std::move(table));
-      }
-    }
-    if (root["extends"]) {
-      OPTICSD_TRY(base, r.string(root["extends"], "extends"));
-      if (base.empty() || base == profile.name) return r.failAt(root["extends"], "extends: names no other profile");
-      profile.extends = base;
-    }
-    if (!profile.entity_sensors && profile.tables.empty() && profile.extends.empty()) {
-      return r.failAt(root, "a profile needs entity_sensors or tables (or extends)");
-    }
-    return profile;
-  } catch (const YAML::Exception& e) {
-    return fail(source + ": " + e.what());
-  }
+  std::vector<ConfigIssue> issues;
+  if (!root.IsMap()) return fail(source + ": a profile is a mapping");
+  reportDuplicateKeys(root, source, issues);
+  OptionReader reader(root, source, "", issues);
+  Profile profile = readProfile(reader);
+  if (!issues.empty()) return fail(joinIssues(issues));
+  profile.source = std::move(source);
+  return profile;
 }
 
 Profile extendProfile(const Profile& base, const Profile& child) {
@@ -611,6 +707,7 @@ Profile extendProfile(const Profile& base, const Profile& child) {
   out.sys_object_ids = child.sys_object_ids;
   if (!child.description.empty()) out.description = child.description;
   if (child.entity_sensors) out.entity_sensors = child.entity_sensors;
+  out.warnings.insert(out.warnings.end(), child.warnings.begin(), child.warnings.end());
   for (const auto& table : child.tables) {
     auto same = std::find_if(out.tables.begin(), out.tables.end(), [&](const TableSpec& t) { return t.name == table.name; });
     if (same != out.tables.end()) {

@@ -34,9 +34,13 @@ struct MetricTarget {
   bool isCounter() const { return kind != Kind::kModule && kind != Kind::kLane; }
 };
 
-// The profile's metric names ("rx_power", "temperature", "fec_uncorrectable_blocks" ...).
+// A profile names a metric by the catalogue's key (drivers/measurement.hpp:
+// "rx_power_dbm", "temperature_celsius"), prefixed module_/lane_ where a key
+// names both (lane_pre_fec_ber_ratio), and a port counter by its exported
+// name ("fec_uncorrectable_blocks_total"). The loader also reads the old
+// short names ("rx_power") with a warning; this function does not.
 Result<MetricTarget> parseMetricName(std::string_view name);
-std::string_view metricName(const MetricTarget& target);
+std::string metricName(const MetricTarget& target);
 
 // How a raw number is turned into the metric's unit before any dBm step.
 enum class ValueUnit : std::uint8_t {
@@ -93,6 +97,10 @@ struct EntitySensorSpec {
   enum class PortMethod : std::uint8_t { kDescription, kContainedIn };
   PortMethod port_method = PortMethod::kDescription;
   std::uint32_t text_column = 2;  // entPhysicalDescr (2) or entPhysicalName (7)
+  // kContainedIn: the column the ancestors' text is read from, when it differs
+  // from the sensor's (IOS-XR: generic sensor descriptions, ports by name); 0 = text_column.
+  std::uint32_t ancestor_text_column = 0;
+  std::uint32_t ancestorTextColumn() const { return ancestor_text_column ? ancestor_text_column : text_column; }
   // kDescription: on the sensor's own text; group 1 = port, optional group 2 = lane.
   // kContainedIn: on each ancestor's text; group 1 = port.
   std::string port_pattern;
@@ -114,6 +122,17 @@ struct EntitySensorSpec {
   std::uint32_t threshold_columns[4] = {0, 0, 0, 0};  // indexed by ThresholdKind
 };
 
+// Which reading stands when several rows of one column give the same port
+// and lane a value (a module value repeated on each lane row, a port listed
+// under two indexes). Readings of other columns and tables are not compared:
+// a later column replaces an earlier one.
+enum class RowWins : std::uint8_t {
+  kLast,   // the row that comes last in index order (the default)
+  kFirst,  // the row that comes first in index order
+  kMax,    // the highest value
+  kMin,    // the lowest value
+};
+
 struct ColumnRule {
   std::uint32_t column = 0;
   MetricTarget metric;
@@ -129,6 +148,7 @@ struct ColumnRule {
   ValueFormat format = ValueFormat::kInteger;
   Sentinels absent;
   std::uint16_t lane = 0;  // a fixed lane for this column (one column per lane), 0 = from lane_arc
+  RowWins row_wins = RowWins::kLast;
 };
 
 // A row that describes no module (an empty cage, a port without diagnostics):
@@ -181,6 +201,9 @@ struct Profile {
   std::vector<Oid> sys_object_ids;  // prefixes
   std::optional<EntitySensorSpec> entity_sensors;
   std::vector<TableSpec> tables;
+  // Things that load but should be changed (old metric names), each
+  // "file:line:col: key: message"; the catalogue logs them once.
+  std::vector<std::string> warnings;
 };
 
 // `child` (which names `base` in `extends`) on top of `base`: the child's

@@ -6,6 +6,8 @@
 #include <map>
 #include <mutex>
 
+#include <spdlog/spdlog.h>
+
 namespace opticsd::snmp {
 
 std::vector<std::string> ProfileCatalog::defaultDirs() {
@@ -40,6 +42,7 @@ Result<std::shared_ptr<const ProfileCatalog>> ProfileCatalog::load(const std::ve
     for (const auto& file : files) {
       auto profile = loadProfileFile(file);
       if (!profile) return tl::unexpected(profile.error());
+      for (const auto& warning : profile->warnings) spdlog::warn("SNMP profile {}", warning);
       catalog->add(std::make_shared<const Profile>(std::move(*profile)));
     }
   }

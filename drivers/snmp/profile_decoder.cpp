@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "drivers/snmp/entity_sensor_scaling.hpp"
@@ -205,123 +207,213 @@ std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> ci
   return out;
 }
 
+// The slow-walk columns one entity_sensors pass reads, looked up once.
+struct SensorColumns {
+  Column types, scales, precisions, texts, contained_in;
+  Column ancestor_texts;  // texts, or the other entPhysical text column (port.ancestor_text)
+  std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> cisco_thresholds;
+  std::array<Column, 4> threshold_columns;  // by ThresholdKind (style: columns)
+};
+
+SensorColumns sensorColumns(const EntitySensorSpec& spec, const VarbindStore& store) {
+  SensorColumns c{store.column(spec.sensor_entry, 1), store.column(spec.sensor_entry, 2),
+                  store.column(spec.sensor_entry, 3), store.column(oids::kEntPhysicalEntry, spec.text_column),
+                  store.column(oids::kEntPhysicalEntry, 4), store.column(oids::kEntPhysicalEntry, spec.ancestorTextColumn()),
+                  {}, {}};
+  if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
+    c.cisco_thresholds = ciscoThresholds(store, spec.threshold_entry);
+  }
+  if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (spec.threshold_columns[k]) c.threshold_columns[k] = store.column(spec.threshold_entry, spec.threshold_columns[k]);
+    }
+  }
+  return c;
+}
+
+// The first rule whose type (if any) and pattern fit the sensor.
+const SensorRule* matchSensorRule(const EntitySensorSpec& spec, const std::string& text, std::int64_t type) {
+  for (const auto& r : spec.sensors) {
+    if (r.sensor_type && *r.sensor_type != type) continue;
+    if (std::regex_search(text, r.match)) return &r;
+  }
+  return nullptr;
+}
+
+// scale x 10^-precision from the row (missing: units, 0 digits); nullopt when out of range.
+std::optional<double> sensorFactor(const SensorColumns& c, std::uint32_t index, const std::string& text,
+                                   IssueList& issues) {
+  const auto* scale_vb = c.scales.find(index);
+  const auto* precision_vb = c.precisions.find(index);
+  auto scale_code = scale_vb ? scale_vb->asInteger() : std::optional<std::int64_t>(9);
+  auto precision = precision_vb ? precision_vb->asInteger() : std::optional<std::int64_t>(0);
+  auto scale = scale_code ? scaleFactor(*scale_code) : std::nullopt;
+  auto digits = precision ? precisionFactor(*precision) : std::nullopt;
+  if (!scale || !digits) {
+    issues.add("sensor " + std::to_string(index) + " (" + text + "): scale " +
+               (scale_code ? std::to_string(*scale_code) : "?") + " / precision " +
+               (precision ? std::to_string(*precision) : "?") + " out of range (1..17 / -8..9)");
+    return std::nullopt;
+  }
+  return *scale * *digits;
+}
+
+struct SensorPlace {
+  std::string port;  // empty: not found
+  std::optional<int> lane_number;  // as the device numbers it (lane_base)
+  std::optional<std::uint32_t> port_entity;
+};
+
+// method: description: the port (and lane) from the sensor's own text.
+SensorPlace placeFromDescription(const EntitySensorSpec& spec, const SensorColumns& c, std::uint32_t index,
+                                 const std::string& text) {
+  SensorPlace place;
+  std::smatch m;
+  if (std::regex_search(text, m, spec.port_regex)) {
+    place.port = m[1].str();
+    if (m.size() > 2 && m[2].matched) place.lane_number = std::atoi(m[2].str().c_str());
+  }
+  place.port_entity = parentOf(c.contained_in, index);
+  return place;
+}
+
+// method: contained_in: up the entPhysicalContainedIn chain to the first
+// ancestor whose text names a port (a lane pattern may match on the way), else
+// the fallback pattern on the sensor's own text.
+SensorPlace placeFromContainment(const EntitySensorSpec& spec, const SensorColumns& c, std::uint32_t index,
+                                 const std::string& text) {
+  SensorPlace place;
+  std::smatch m;
+  auto current = parentOf(c.contained_in, index);
+  for (int depth = 0; current && depth < kMaxContainmentDepth; ++depth) {
+    if (auto ancestor = textAt(c.ancestor_texts, *current)) {
+      if (spec.lane_regex && !place.lane_number && std::regex_search(*ancestor, m, *spec.lane_regex)) {
+        place.lane_number = std::atoi(m[1].str().c_str());
+      }
+      if (std::regex_search(*ancestor, m, spec.port_regex)) {
+        place.port = m[1].str();
+        place.port_entity = current;
+        return place;
+      }
+    }
+    current = parentOf(c.contained_in, *current);
+  }
+  if (spec.fallback_regex && std::regex_search(text, m, *spec.fallback_regex)) {
+    place.port = m[1].str();
+    if (m.size() > 2 && m[2].matched) place.lane_number = std::atoi(m[2].str().c_str()) + spec.lane_base - 1;
+  }
+  return place;
+}
+
+SensorPlace placeSensor(const EntitySensorSpec& spec, const SensorColumns& c, const VarbindStore& store,
+                        const Layout& layout, std::uint32_t index, const std::string& text) {
+  SensorPlace place = spec.port_method == EntitySensorSpec::PortMethod::kDescription
+                          ? placeFromDescription(spec, c, index, text)
+                          : placeFromContainment(spec, c, index, text);
+  if (spec.port_name_from_alias && place.port_entity) {
+    if (auto if_index = aliasIfIndex(store, *place.port_entity)) {
+      if (const auto* name = layout.ifName(*if_index)) place.port = *name;
+    }
+  }
+  return place;
+}
+
+// The row's thresholds in the metric's unit (threshold columns or Cisco relations).
+void sensorThresholds(const EntitySensorSpec& spec, const SensorColumns& c, std::uint32_t index, SensorBinding& binding) {
+  for (std::size_t k = 0; k < 4; ++k) {
+    std::optional<std::int64_t> raw;
+    if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns && spec.threshold_columns[k]) {
+      if (const auto* vb = c.threshold_columns[k].find(index)) raw = vb->asInteger();
+    } else if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
+      if (auto it = c.cisco_thresholds.find(index); it != c.cisco_thresholds.end()) raw = it->second[k];
+    }
+    if (raw) {
+      binding.thresholds[k] = convertThreshold(binding.metric, binding.unit, static_cast<double>(*raw) * binding.factor);
+    }
+  }
+}
+
+// A port's identity comes from the first of its sensors that has the entity to read it from.
+void portIdentityOnce(const EntitySensorSpec& spec, const SensorColumns& c, const VarbindStore& store,
+                      std::uint32_t index, const SensorPlace& place, std::uint32_t port, Layout& layout,
+                      std::vector<bool>& identity_done) {
+  if (spec.identity == EntitySensorSpec::IdentityFrom::kNone) return;
+  if (identity_done.size() <= port) identity_done.resize(port + 1, false);
+  if (identity_done[port]) return;
+  auto entity =
+      spec.identity == EntitySensorSpec::IdentityFrom::kParent ? parentOf(c.contained_in, index) : place.port_entity;
+  if (!entity) return;
+  fillIdentity(store, *entity, layout.ports[port].identity);
+  identity_done[port] = true;
+}
+
+// Two sensors that land on one port, lane and metric are two readings the
+// profile cannot tell apart (a multi-lane module whose sensor texts carry no
+// lane): neither is kept, so that no lane is given another lane's value.
+void dropIndistinctSensors(Layout& layout, IssueList& issues) {
+  using Key = std::tuple<std::uint32_t, std::uint16_t, int, int, int>;
+  auto keyOf = [](const SensorBinding& b) {
+    return Key{b.port, b.metric.kind == MetricTarget::Kind::kModule ? std::uint16_t{0} : b.lane,
+               static_cast<int>(b.metric.kind), static_cast<int>(b.metric.module), static_cast<int>(b.metric.lane)};
+  };
+  std::map<Key, std::vector<std::uint32_t>> sensors_by_key;
+  for (const auto& b : layout.sensors) sensors_by_key[keyOf(b)].push_back(b.index.front());
+  for (const auto& [key, indexes] : sensors_by_key) {
+    if (indexes.size() < 2) continue;
+    std::string list;
+    for (auto index : indexes) list += (list.empty() ? "" : ", ") + std::to_string(index);
+    const auto& port = layout.ports[std::get<0>(key)].name;
+    issues.add("sensors " + list + " all give port " + port + " lane " + std::to_string(std::get<1>(key)) +
+               " the same metric; none is used (does the profile find each sensor's lane?)");
+  }
+  std::erase_if(layout.sensors, [&](const SensorBinding& b) { return sensors_by_key[keyOf(b)].size() > 1; });
+}
+
+// Every sensor row of the slow walk that a rule claims becomes a binding
+// (port, lane, unit, factor, thresholds) that fast polls only read values for.
 void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& store, Layout& layout, Trace* trace) {
   IssueList issues(layout.issues);
   std::map<std::string, std::uint32_t, std::less<>> slots;
-  auto types = store.column(spec.sensor_entry, 1);
-  auto scales = store.column(spec.sensor_entry, 2);
-  auto precisions = store.column(spec.sensor_entry, 3);
-  auto texts = store.column(oids::kEntPhysicalEntry, spec.text_column);
-  auto contained_in = store.column(oids::kEntPhysicalEntry, 4);
-  std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> cisco;
-  if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
-    cisco = ciscoThresholds(store, spec.threshold_entry);
-  }
-  std::array<Column, 4> threshold_columns;
-  if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns) {
-    for (std::size_t k = 0; k < 4; ++k) {
-      if (spec.threshold_columns[k]) {
-        threshold_columns[k] = store.column(spec.threshold_entry, spec.threshold_columns[k]);
-      }
-    }
-  }
+  const SensorColumns c = sensorColumns(spec, store);
   std::vector<bool> identity_done;
-  layout.sensor_rows = types.rows().size();
+  layout.sensor_rows = c.types.rows().size();
 
-  for (const auto& type_vb : types.rows()) {
-    auto index_span = types.indexOf(type_vb);
+  for (const auto& type_vb : c.types.rows()) {
+    auto index_span = c.types.indexOf(type_vb);
     if (index_span.size() != 1) continue;
     const std::uint32_t index = index_span[0];
-    auto text = textAt(texts, index);
+    const std::string where = "sensor " + std::to_string(index);
+    auto text = textAt(c.texts, index);
     if (!text) {
-      if (trace) trace->add("sensor " + std::to_string(index) + ": skipped, its entity has no text");
+      if (trace) trace->add(where + ": skipped, its entity has no text");
       continue;
     }
     auto type = type_vb.asInteger();
     if (!type) {
-      issues.add("sensor " + std::to_string(index) + ": entPhySensorType is " + std::string(toString(type_vb.type)) +
-                 ", expected INTEGER");
+      issues.add(where + ": entPhySensorType is " + std::string(toString(type_vb.type)) + ", expected INTEGER");
       continue;
     }
-    const SensorRule* rule = nullptr;
-    for (const auto& r : spec.sensors) {
-      if (r.sensor_type && *r.sensor_type != *type) continue;
-      if (std::regex_search(*text, r.match)) {
-        rule = &r;
-        break;
-      }
-    }
+    const SensorRule* rule = matchSensorRule(spec, *text, *type);
     if (!rule) {  // not a transceiver sensor
       ++layout.sensors_unmatched;
-      if (trace) {
-        trace->add("sensor " + std::to_string(index) + " '" + *text + "' type " + std::to_string(*type) +
-                   ": no rule matches");
-      }
+      if (trace) trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": no rule matches");
       continue;
     }
-
-    const auto* scale_vb = scales.find(index);
-    const auto* precision_vb = precisions.find(index);
-    auto scale_code = scale_vb ? scale_vb->asInteger() : std::optional<std::int64_t>(9);
-    auto precision = precision_vb ? precision_vb->asInteger() : std::optional<std::int64_t>(0);
-    auto scale = scale_code ? scaleFactor(*scale_code) : std::nullopt;
-    auto digits = precision ? precisionFactor(*precision) : std::nullopt;
-    if (!scale || !digits) {
-      issues.add("sensor " + std::to_string(index) + " (" + *text + "): scale " +
-                 (scale_code ? std::to_string(*scale_code) : "?") + " / precision " +
-                 (precision ? std::to_string(*precision) : "?") + " out of range (1..17 / -8..9)");
-      continue;
-    }
+    auto factor = sensorFactor(c, index, *text, issues);
+    if (!factor) continue;
     auto unit = effectiveUnit(rule->metric, rule->unit, static_cast<int>(*type));
     if (!unit) {
-      issues.add("sensor " + std::to_string(index) + " (" + *text + "): " + unit.error().message);
+      issues.add(where + " (" + *text + "): " + unit.error().message);
       continue;
     }
-
-    std::string port;
-    std::optional<int> lane_number;
-    std::optional<std::uint32_t> port_entity;
-    std::smatch m;
-    if (spec.port_method == EntitySensorSpec::PortMethod::kDescription) {
-      if (std::regex_search(*text, m, spec.port_regex)) {
-        port = m[1].str();
-        if (m.size() > 2 && m[2].matched) lane_number = std::atoi(m[2].str().c_str());
-      }
-      port_entity = parentOf(contained_in, index);
-    } else {
-      auto current = parentOf(contained_in, index);
-      for (int depth = 0; current && depth < kMaxContainmentDepth; ++depth) {
-        auto ancestor = textAt(texts, *current);
-        if (ancestor) {
-          if (spec.lane_regex && !lane_number && std::regex_search(*ancestor, m, *spec.lane_regex)) {
-            lane_number = std::atoi(m[1].str().c_str());
-          }
-          if (std::regex_search(*ancestor, m, spec.port_regex)) {
-            port = m[1].str();
-            port_entity = current;
-            break;
-          }
-        }
-        current = parentOf(contained_in, *current);
-      }
-      if (port.empty() && spec.fallback_regex && std::regex_search(*text, m, *spec.fallback_regex)) {
-        port = m[1].str();
-        if (m.size() > 2 && m[2].matched) lane_number = std::atoi(m[2].str().c_str()) + spec.lane_base - 1;
-      }
-    }
-    if (spec.port_name_from_alias && port_entity) {
-      if (auto if_index = aliasIfIndex(store, *port_entity)) {
-        if (const auto* name = layout.ifName(*if_index)) port = *name;
-      }
-    }
-    if (port.empty()) {
-      issues.add("sensor " + std::to_string(index) + " (" + *text + "): no port found");
+    const SensorPlace place = placeSensor(spec, c, store, layout, index, *text);
+    if (place.port.empty()) {
+      issues.add(where + " (" + *text + "): no port found");
       continue;
     }
-    int lane = lane_number ? *lane_number + (1 - spec.lane_base) : 1;
+    const int lane = place.lane_number ? *place.lane_number + (1 - spec.lane_base) : 1;
     if (lane < 1 || lane > kMaxLane) {
-      issues.add("sensor " + std::to_string(index) + " (" + *text + "): lane " + std::to_string(lane) +
-                 " out of range");
+      issues.add(where + " (" + *text + "): lane " + std::to_string(lane) + " out of range");
       continue;
     }
 
@@ -330,38 +422,19 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     binding.metric = rule->metric;
     binding.unit = *unit;
     binding.sensor_type = static_cast<int>(*type);
-    binding.factor = *scale * *digits;
-    binding.port = portSlot(layout, slots, port);
+    binding.factor = *factor;
+    binding.port = portSlot(layout, slots, place.port);
     binding.lane = static_cast<std::uint16_t>(lane);
     binding.absent = &rule->absent;
     if (trace) {
-      trace->add("sensor " + std::to_string(index) + " '" + *text + "' type " + std::to_string(*type) + ": rule '" +
-                 rule->pattern + "' -> " + std::string(metricName(rule->metric)) + ", port " + port + ", lane " +
-                 std::to_string(lane));
+      trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": rule '" + rule->pattern + "' -> " +
+                 metricName(rule->metric) + ", port " + place.port + ", lane " + std::to_string(lane));
     }
-
-    if (identity_done.size() <= binding.port) identity_done.resize(binding.port + 1, false);
-    if (!identity_done[binding.port] && spec.identity != EntitySensorSpec::IdentityFrom::kNone) {
-      auto entity = spec.identity == EntitySensorSpec::IdentityFrom::kParent ? parentOf(contained_in, index)
-                                                                                : port_entity;
-      if (entity) {
-        fillIdentity(store, *entity, layout.ports[binding.port].identity);
-        identity_done[binding.port] = true;
-      }
-    }
-
-    for (std::size_t k = 0; k < 4; ++k) {
-      std::optional<std::int64_t> raw;
-      if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns && spec.threshold_columns[k]) {
-        const auto* vb = threshold_columns[k].find(index);
-        if (vb) raw = vb->asInteger();
-      } else if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
-        if (auto it = cisco.find(index); it != cisco.end()) raw = it->second[k];
-      }
-      if (raw) binding.thresholds[k] = convertThreshold(rule->metric, *unit, static_cast<double>(*raw) * binding.factor);
-    }
+    portIdentityOnce(spec, c, store, index, place, binding.port, layout, identity_done);
+    sensorThresholds(spec, c, index, binding);
     layout.sensors.push_back(std::move(binding));
   }
+  dropIndistinctSensors(layout, issues);
 }
 
 // Builds Samples keyed by port name.
@@ -412,6 +485,25 @@ void setValue(Sample& s, const MetricTarget& metric, std::uint16_t lane, const C
     if (metric.lane == LaneMetric::kRxPowerDbm) l.status.rx_no_light = *c.no_light;
     if (metric.lane == LaneMetric::kTxPowerDbm) l.status.tx_no_light = *c.no_light;
   }
+}
+
+std::optional<double> currentValue(const Sample& s, const MetricTarget& metric, std::uint16_t lane) {
+  if (metric.kind == MetricTarget::Kind::kModule) return s.module[metric.module];
+  for (const auto& l : s.lanes) {
+    if (l.number == lane) return l.values[metric.lane];
+  }
+  return std::nullopt;
+}
+
+// Whether a further row of the same column replaces the reading it gave before.
+bool rowReplaces(RowWins wins, std::optional<double> before, double now) {
+  switch (wins) {
+    case RowWins::kLast: return true;
+    case RowWins::kFirst: return false;
+    case RowWins::kMax: return !before || now > *before;
+    case RowWins::kMin: return !before || now < *before;
+  }
+  return true;
 }
 
 void setThreshold(Sample& s, const MetricTarget& metric, ThresholdKind kind, double v) {
@@ -591,6 +683,7 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
     });
   };
   for (const auto& rule : table.columns) {
+    std::set<std::pair<std::string, int>> given;  // (port, lane or 0) this column has set, for row_wins
     auto column = values.column(table.entry, rule.column);
     auto precision_col = rule.precision_column ? values.column(table.entry, rule.precision_column) : Column();
     auto scale_col = rule.scale_column ? values.column(table.entry, rule.scale_column) : Column();
@@ -678,6 +771,14 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
         issues.add(table.name + "." + indexText(index) + ": " + c.error().message);
         continue;
       }
+      // A module value has one slot per port, whatever lane the row is on.
+      // `last` (the default) needs no bookkeeping: every row simply replaces.
+      const bool repeat = rule.row_wins != RowWins::kLast &&
+                          !given.emplace(port, rule.metric.kind == MetricTarget::Kind::kModule ? 0 : lane).second;
+      if (repeat && !rowReplaces(rule.row_wins, currentValue(sample, rule.metric, static_cast<std::uint16_t>(lane)), c->value)) {
+        if (trace) trace->add(cell_name + ": " + std::to_string(c->value) + " not kept, an earlier row wins (row_wins)");
+        continue;
+      }
       setValue(sample, rule.metric, static_cast<std::uint16_t>(lane), *c);
       if (trace) {
         trace->add(cell_name + ": " + std::string(metricName(rule.metric)) + " port " + port + " lane " +
@@ -709,6 +810,9 @@ WalkPlan planWalks(const Profile& profile) {
   if (const auto& spec = profile.entity_sensors) {
     for (std::uint32_t col : {1u, 2u, 3u}) plan.static_roots.push_back(spec->sensor_entry.child(col));
     plan.static_roots.push_back(oids::kEntPhysicalEntry.child(spec->text_column));
+    if (spec->ancestorTextColumn() != spec->text_column) {
+      plan.static_roots.push_back(oids::kEntPhysicalEntry.child(spec->ancestorTextColumn()));
+    }
     bool need_containment = spec->port_method == EntitySensorSpec::PortMethod::kContainedIn ||
                             spec->identity != EntitySensorSpec::IdentityFrom::kNone || spec->port_name_from_alias;
     if (need_containment) plan.static_roots.push_back(oids::kEntPhysicalEntry.child(4));

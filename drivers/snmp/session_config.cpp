@@ -1,6 +1,7 @@
 #include "drivers/snmp/session_config.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -91,108 +92,110 @@ Result<HostPort> splitHostPort(const std::string& address) {
   return HostPort{address.substr(0, colon), *port};
 }
 
-std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
-  SessionConfig c;
+namespace {
+
+template <typename T, std::size_t N>
+using Names = std::array<std::pair<std::string_view, T>, N>;
+
+// The value `key` names in `table`, compared after `normalize`; else `expected` is the error.
+template <typename T, std::size_t N>
+void readNamed(OptionReader& options, const std::string& key, const Names<T, N>& table, std::string_view expected,
+               T& out, std::string (*normalize)(std::string) = nullptr) {
+  auto text = options.optionalString(key);
+  if (!text) return;
+  const std::string name = normalize ? normalize(*text) : *text;
+  for (const auto& [candidate, value] : table) {
+    if (candidate == name) {
+      out = value;
+      return;
+    }
+  }
+  options.error(key, std::string(expected));
+}
+
+// Operators write SHA256, SHA-256 or sha256 (net-snmp tools, vendor CLIs):
+// case and dashes are ignored.
+std::string protocolName(std::string text) {
+  std::erase(text, '-');
+  for (char& ch : text) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return text;
+}
+
+constexpr Names<SnmpVersion, 5> kVersions{
+    {{"2c", SnmpVersion::kV2c}, {"v2c", SnmpVersion::kV2c}, {"2", SnmpVersion::kV2c}, {"3", SnmpVersion::kV3},
+     {"v3", SnmpVersion::kV3}}};
+constexpr Names<SecurityLevel, 3> kLevels{{{"noAuthNoPriv", SecurityLevel::kNoAuthNoPriv},
+                                           {"authNoPriv", SecurityLevel::kAuthNoPriv},
+                                           {"authPriv", SecurityLevel::kAuthPriv}}};
+constexpr Names<AuthProtocol, 6> kAuthProtocols{{{"SHA", AuthProtocol::kSha},
+                                                 {"SHA224", AuthProtocol::kSha224},
+                                                 {"SHA256", AuthProtocol::kSha256},
+                                                 {"SHA384", AuthProtocol::kSha384},
+                                                 {"SHA512", AuthProtocol::kSha512},
+                                                 {"MD5", AuthProtocol::kMd5}}};
+constexpr Names<PrivProtocol, 7> kPrivProtocols{{{"AES", PrivProtocol::kAes128},
+                                                 {"AES128", PrivProtocol::kAes128},
+                                                 {"AES192", PrivProtocol::kAes192},
+                                                 {"AES256", PrivProtocol::kAes256},
+                                                 {"AES192C", PrivProtocol::kAes192Cisco},
+                                                 {"AES256C", PrivProtocol::kAes256Cisco},
+                                                 {"DES", PrivProtocol::kDes}}};
+
+// address (host, host:port, [v6]:port) and port, which must agree.
+void readAddress(OptionReader& options, SessionConfig& c) {
   c.address = options.requiredString("address");
   auto explicit_port = options.optionalInt("port", 1, 65535);
   if (explicit_port) c.port = static_cast<std::uint16_t>(*explicit_port);
-  if (!c.address.empty()) {
-    auto split = splitHostPort(c.address);
-    if (!split) {
-      options.error("address", split.error().message);
-    } else {
-      c.address = split->host;
-      if (split->port && explicit_port && *split->port != *explicit_port) {
-        options.error("port", "the address gives port " + std::to_string(*split->port) + ", port: says " +
-                                  std::to_string(*explicit_port));
-      } else if (split->port) {
-        c.port = *split->port;
-      }
-    }
+  if (c.address.empty()) return;
+  auto split = splitHostPort(c.address);
+  if (!split) {
+    options.error("address", split.error().message);
+    return;
   }
-  if (auto version = options.optionalString("version")) {
-    if (*version == "2c" || *version == "v2c" || *version == "2") {
-      c.version = SnmpVersion::kV2c;
-    } else if (*version == "3" || *version == "v3") {
-      c.version = SnmpVersion::kV3;
-    } else {
-      options.error("version", "expected 2c or 3");
-    }
+  c.address = split->host;
+  if (split->port && explicit_port && *split->port != *explicit_port) {
+    options.error("port", "the address gives port " + std::to_string(*split->port) + ", port: says " +
+                              std::to_string(*explicit_port));
+  } else if (split->port) {
+    c.port = *split->port;
   }
+}
+
+std::optional<std::string> readEngineIdHex(OptionReader& options) {
+  auto engine = options.optionalString("engine_id");
+  if (!engine) return std::nullopt;
+  std::string hex = *engine;
+  if (hex.rfind("0x", 0) == 0) hex = hex.substr(2);
+  bool ok = !hex.empty() && hex.size() % 2 == 0 && hex.size() <= 64;
+  for (char ch : hex) ok = ok && std::isxdigit(static_cast<unsigned char>(ch));
+  if (!ok) {
+    options.error("engine_id", "expected hex digits (5..32 bytes)");
+    return std::nullopt;
+  }
+  return hex;
+}
+
+// version, community and the SNMPv3 USM settings, as given (checked by checkUsmCredentials).
+void readSecurity(OptionReader& options, SessionConfig& c) {
+  readNamed(options, "version", kVersions, "expected 2c or 3", c.version);
   if (auto community = readSecret(options, "community")) c.community = *community;
   if (auto user = options.optionalString("user")) c.user = *user;
-  if (auto level = options.optionalString("security_level")) {
-    if (*level == "noAuthNoPriv") {
-      c.level = SecurityLevel::kNoAuthNoPriv;
-    } else if (*level == "authNoPriv") {
-      c.level = SecurityLevel::kAuthNoPriv;
-    } else if (*level == "authPriv") {
-      c.level = SecurityLevel::kAuthPriv;
-    } else {
-      options.error("security_level", "expected noAuthNoPriv, authNoPriv or authPriv");
-    }
-  }
-  // Operators write SHA256, SHA-256 or sha256 (net-snmp tools, vendor CLIs):
-  // case and dashes are ignored.
-  auto normalized = [](std::string text) {
-    std::erase(text, '-');
-    for (char& ch : text) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    return text;
-  };
-  if (auto proto = options.optionalString("auth_protocol")) {
-    const std::string name = normalized(*proto);
-    if (name == "SHA") {
-      c.auth_protocol = AuthProtocol::kSha;
-    } else if (name == "SHA224") {
-      c.auth_protocol = AuthProtocol::kSha224;
-    } else if (name == "SHA256") {
-      c.auth_protocol = AuthProtocol::kSha256;
-    } else if (name == "SHA384") {
-      c.auth_protocol = AuthProtocol::kSha384;
-    } else if (name == "SHA512") {
-      c.auth_protocol = AuthProtocol::kSha512;
-    } else if (name == "MD5") {
-      c.auth_protocol = AuthProtocol::kMd5;
-    } else {
-      options.error("auth_protocol", "expected SHA, SHA-224, SHA-256, SHA-384, SHA-512 or MD5");
-    }
-  }
-  if (auto proto = options.optionalString("priv_protocol")) {
-    const std::string name = normalized(*proto);
-    if (name == "AES" || name == "AES128") {
-      c.priv_protocol = PrivProtocol::kAes128;
-    } else if (name == "AES192") {
-      c.priv_protocol = PrivProtocol::kAes192;
-    } else if (name == "AES256") {
-      c.priv_protocol = PrivProtocol::kAes256;
-    } else if (name == "AES192C") {
-      c.priv_protocol = PrivProtocol::kAes192Cisco;
-    } else if (name == "AES256C") {
-      c.priv_protocol = PrivProtocol::kAes256Cisco;
-    } else if (name == "DES") {
-      c.priv_protocol = PrivProtocol::kDes;
-    } else {
-      options.error("priv_protocol",
-                    "expected AES-128, AES-192, AES-256, AES-192-C or AES-256-C (Cisco's key extension) or DES");
-    }
-  }
+  readNamed(options, "security_level", kLevels, "expected noAuthNoPriv, authNoPriv or authPriv", c.level);
+  readNamed(options, "auth_protocol", kAuthProtocols, "expected SHA, SHA-224, SHA-256, SHA-384, SHA-512 or MD5",
+            c.auth_protocol, &protocolName);
+  readNamed(options, "priv_protocol", kPrivProtocols,
+            "expected AES-128, AES-192, AES-256, AES-192-C or AES-256-C (Cisco's key extension) or DES",
+            c.priv_protocol, &protocolName);
   if (auto pw = readSecret(options, "auth_password")) c.auth_password = *pw;
   if (auto pw = readSecret(options, "priv_password")) c.priv_password = *pw;
   if (auto context = options.optionalString("context")) c.context = *context;
-  if (auto engine = options.optionalString("engine_id")) {
-    std::string hex = *engine;
-    if (hex.rfind("0x", 0) == 0) hex = hex.substr(2);
-    bool ok = !hex.empty() && hex.size() % 2 == 0 && hex.size() <= 64;
-    for (char ch : hex) ok = ok && std::isxdigit(static_cast<unsigned char>(ch));
-    if (!ok) {
-      options.error("engine_id", "expected hex digits (5..32 bytes)");
-    } else {
-      c.engine_id_hex = hex;
-    }
-  }
-  // `timeout` is the whole poll's deadline (the scheduler enforces it);
-  // `request_timeout` is one try of one request. Without it, each try gets an
-  // equal share of the deadline, so that `retries` can happen before it.
+  if (auto hex = readEngineIdHex(options)) c.engine_id_hex = *hex;
+}
+
+// `timeout` is the whole poll's deadline (the scheduler enforces it);
+// `request_timeout` is one try of one request. Without it, each try gets an
+// equal share of the deadline, so that `retries` can happen before it.
+void readTimeouts(OptionReader& options, SessionConfig& c) {
   std::chrono::milliseconds poll_deadline{0};  // 0: not given for this target
   if (auto deadline = options.optionalDuration("timeout")) {
     if (deadline->count() < 10 || deadline->count() > 600000) {
@@ -216,26 +219,38 @@ std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
   } else if (poll_deadline.count() > 0) {
     c.timeout = std::max(std::chrono::milliseconds(10), poll_deadline / (c.retries + 1));
   }
+}
+
+// SNMPv3 needs a user, and the passwords its level uses.
+void checkUsmCredentials(OptionReader& options, const SessionConfig& c) {
+  if (c.version != SnmpVersion::kV3) return;
+  if (c.user.empty()) options.error("user", "SNMPv3 needs a user");
+  // A password that is not there is missing, not short (a misspelled key leaves it unset).
+  auto needs = [](const std::string& key, const std::string& what) {
+    return "SNMPv3 " + what + " needs " + key + " (or " + key + "_file, " + key + "_credential)";
+  };
+  if (c.level != SecurityLevel::kNoAuthNoPriv && c.auth_password.empty()) {
+    options.error("auth_password", needs("auth_password", "authentication"));
+  } else if (c.level != SecurityLevel::kNoAuthNoPriv && c.auth_password.size() < 8) {
+    options.error("auth_password", "SNMPv3 authentication needs a password of at least 8 characters");
+  }
+  if (c.level == SecurityLevel::kAuthPriv && c.priv_password.empty()) {
+    options.error("priv_password", needs("priv_password", "privacy"));
+  } else if (c.level == SecurityLevel::kAuthPriv && c.priv_password.size() < 8) {
+    options.error("priv_password", "SNMPv3 privacy needs a password of at least 8 characters");
+  }
+}
+
+}  // namespace
+
+std::optional<SessionConfig> readSessionConfig(OptionReader& options) {
+  SessionConfig c;
+  readAddress(options, c);
+  readSecurity(options, c);
+  readTimeouts(options, c);
   if (auto reps = options.optionalInt("max_repetitions", 1, 1000)) c.max_repetitions = static_cast<int>(*reps);
   if (auto max = options.optionalInt("max_varbinds", 1, 100000000)) c.max_varbinds = static_cast<std::size_t>(*max);
-
-  if (c.version == SnmpVersion::kV3) {
-    if (c.user.empty()) options.error("user", "SNMPv3 needs a user");
-    // A password that is not there is missing, not short (a misspelled key leaves it unset).
-    auto needs = [](const std::string& key, const std::string& what) {
-      return "SNMPv3 " + what + " needs " + key + " (or " + key + "_file, " + key + "_credential)";
-    };
-    if (c.level != SecurityLevel::kNoAuthNoPriv && c.auth_password.empty()) {
-      options.error("auth_password", needs("auth_password", "authentication"));
-    } else if (c.level != SecurityLevel::kNoAuthNoPriv && c.auth_password.size() < 8) {
-      options.error("auth_password", "SNMPv3 authentication needs a password of at least 8 characters");
-    }
-    if (c.level == SecurityLevel::kAuthPriv && c.priv_password.empty()) {
-      options.error("priv_password", needs("priv_password", "privacy"));
-    } else if (c.level == SecurityLevel::kAuthPriv && c.priv_password.size() < 8) {
-      options.error("priv_password", "SNMPv3 privacy needs a password of at least 8 characters");
-    }
-  }
+  checkUsmCredentials(options, c);
   if (!options.valid()) return std::nullopt;
   return c;
 }

@@ -13,7 +13,7 @@ need snmpget
 need promtool
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 FIXTURES="$OPTICSD_SOURCE_DIR/tests/fixtures/snmp"
-PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe juniper-dom nokia-sros ipinfusion-ocnos dell-os9)  # fixture names
+PROFILES=(arista-eos sonic cisco-entity-sensor cisco-iosxe cisco-iosxr juniper-dom nokia-sros ipinfusion-ocnos dell-os9)  # fixture names
 
 files=()
 for p in "${PROFILES[@]}"; do files+=("$FIXTURES/$p.snmprec"); done
@@ -28,7 +28,10 @@ PORT=$(free_port)
   echo "storage: {enabled: false}"
   echo "targets:"
   for p in "${PROFILES[@]}"; do
-    echo "  - {name: sw-$p, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: $p, timeout: 8s, retries: 1}"
+    # IOS-XR shares Cisco's sysObjectID subtree: its profile is chosen by name.
+    profile=""
+    [ "$p" = cisco-iosxr ] && profile=", profile: cisco-iosxr"
+    echo "  - {name: sw-$p, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: $p, timeout: 8s, retries: 1$profile}"
   done
 } >"$WORK/opticsd.yaml"
 start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
@@ -46,7 +49,8 @@ for p in "${PROFILES[@]}"; do
   echo "$t: modules=$modules rx_lanes=$rx temperatures=$temp"
   [ "$modules" -ge 1 ] || fail "$t: no modules"
   [ "$rx" -ge 1 ] || fail "$t: no lane Rx power"
-  [ "$temp" -ge 1 ] || fail "$t: no module temperature"
+  # cisco-iosxr reads no temperature: no public source names IOS-XR's temperature sensor.
+  [ "$temp" -ge 1 ] || [ "$p" = cisco-iosxr ] || fail "$t: no module temperature"
   grep -q "^opticsd_poll_errors_total{.*target=\"$t\".*} [1-9]" "$WORK/scrape.txt" && fail "$t: poll errors"
   grep -Eq "^opticsd_target_modules\{.*target=\"$t\".*\} $modules\$" "$WORK/scrape.txt" \
     || fail "$t: opticsd_target_modules is not the $modules modules exported"
@@ -60,6 +64,12 @@ grep -Eq '^opticsd_lane_rx_power_dbm\{target="sw-ipinfusion-ocnos".*port="cmmTra
   || fail "OcNOS transceiver 1.49 is not named cmmTrans1.49"
 grep -Eq '^opticsd_.*target="sw-ipinfusion-ocnos".*port="eth0"' "$WORK/scrape.txt" \
   && fail "OcNOS transceiver 9 was named after ifIndex 9 (eth0)"
+# Junos: the near-end pre-FEC BER from JNX-OPT-IF-EXT-MIB (23 x 10^-6), not the
+# far end's, and the hottest lane's laser temperature (47 C).
+grep -Eq '^opticsd_module_pre_fec_ber_ratio\{target="sw-juniper-dom".*port="et-0/0/2".*\} 2\.3e-0?5$' "$WORK/scrape.txt" \
+  || { grep pre_fec "$WORK/scrape.txt"; fail "Junos OTN pre-FEC BER of et-0/0/2 is not 2.3e-05"; }
+grep -Eq '^opticsd_module_laser_temperature_celsius\{target="sw-juniper-dom".*port="et-0/0/2".*\} 47$' "$WORK/scrape.txt" \
+  || fail "Junos laser temperature of et-0/0/2 is not the hottest lane's"
 stop_opticsd
 
 # A profile that fits no sensor of the device while ENTITY-MIB lists its
@@ -84,7 +94,7 @@ import json, sys
 targets = {t["target"]: t for t in json.load(open(sys.argv[1]))["targets"]}
 assert targets["wrong-profile"]["ok"] is False, targets["wrong-profile"]
 assert targets["junos"]["ok"] is True
-assert [s["port"] for s in targets["junos"]["samples"]] == ["ge-1/0/0"], targets["junos"]["samples"]
+assert sorted(s["port"] for s in targets["junos"]["samples"]) == ["et-0/0/2", "ge-1/0/0"], targets["junos"]["samples"]
 assert any("row skipped" in line for line in targets["junos"]["explain"])
 PY
 # A path that loses the first copy of every request: with 'timeout: 2s,

@@ -6,7 +6,7 @@
 
 #include "drivers/snmp/profile.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
-#include "drivers/snmp/snmprec.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace opticsd::snmp;

@@ -1,7 +1,7 @@
 // The .snmprec reader (fixtures and real switch walks) on arbitrary text.
 #include <string_view>
 
-#include "drivers/snmp/snmprec.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 #include "drivers/snmp/varbind_store.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -146,6 +146,24 @@ TEST(CiscoProfile, DbmTypeAndRelationThresholds) {
 
 // Issue 12: IOS-XE names its sensors "Te1/0/1 Module Temperature Sensor" (no
 // "Transceiver", no lane) and gave 0 modules with an ok poll.
+// IOS-XR: generic sensor descriptions; the port is the name of an ancestor.
+TEST(CiscoProfile, IosXrPortFromTheContainingEntitysName) {
+  auto r = decode(shippedProfile("cisco-iosxr"), fixtureStore("cisco-iosxr.snmprec"), "ncs", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 1u) << "the chassis inlet sensor became a module";
+  const Sample* hu = findPort(r, "HundredGigE0/0/0/0");
+  ASSERT_NE(hu, nullptr);
+  ASSERT_EQ(hu->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*hu->lanes[0].values[LaneMetric::kRxPowerDbm], -2.3);
+  EXPECT_DOUBLE_EQ(*hu->lanes[0].values[LaneMetric::kTxPowerDbm], -1.1);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kSupplyVoltageVolts], 3.29);
+  EXPECT_FALSE(hu->module[ModuleMetric::kTemperatureCelsius]) << "no public source names the temperature sensor";
+  const auto& rx = hu->thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, 3.0);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -12.0);
+}
+
 TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
   auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-iosxe.snmprec"), "c9300", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
@@ -195,7 +213,33 @@ TEST(JuniperProfile, ModuleAndLaneTables) {
   EXPECT_DOUBLE_EQ(*s->thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 110.0);
   EXPECT_DOUBLE_EQ(*s->thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 0.0);  // a dBm limit of 0 is real
   EXPECT_EQ(findPort(r, "ge-1/0/1"), nullptr) << "an all-zero row (empty cage) became a 0 C, 0 dBm module";
-  EXPECT_EQ(r.samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(*s->module[ModuleMetric::kLaserTemperatureCelsius], 26.0);
+  EXPECT_FALSE(s->module[ModuleMetric::kPreFecBerRatio]) << "no FEC PM row for this port";
+  EXPECT_EQ(r.samples.size(), 2u);
+}
+
+// A 4-lane module: lanes from 0 in the index, the module row's limits on every
+// lane (the lane table has no threshold columns), the hottest lane's laser
+// temperature, and the JNX-OPT-IF-EXT-MIB pre-FEC BER of the near end.
+TEST(JuniperProfile, LanesThresholdsAndOtnFecBer) {
+  auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-dom.snmprec"), "ptx", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* s = findPort(r, "et-0/0/2");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->lanes.size(), 4u);
+  for (int lane = 1; lane <= 4; ++lane) {
+    EXPECT_EQ(s->lanes[lane - 1].number, lane);
+    EXPECT_DOUBLE_EQ(*s->lanes[lane - 1].values[LaneMetric::kRxPowerDbm], -2.5 - 0.1 * (lane - 1));
+    EXPECT_NEAR(*s->lanes[lane - 1].values[LaneMetric::kTxBiasMilliamperes], 7.0 + 0.1 * (lane - 1), 1e-9);
+  }
+  const auto& rx = s->thresholds(LaneMetric::kRxPowerDbm);  // one limit set per metric, for every lane
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -21.02);
+  EXPECT_DOUBLE_EQ(*s->thresholds(LaneMetric::kTxBiasMilliamperes)->high_alarm, 13.0);
+  EXPECT_DOUBLE_EQ(*s->module[ModuleMetric::kLaserTemperatureCelsius], 47.0);  // lanes 44, 47, 45, 43
+  EXPECT_DOUBLE_EQ(*s->module[ModuleMetric::kTemperatureCelsius], 41.0);
+  // near end 23 x 10^-6; the far end (9 x 10^-3) must not replace it
+  EXPECT_NEAR(*s->module[ModuleMetric::kPreFecBerRatio], 2.3e-5, 1e-18);
 }
 
 // TIMETRA-PORT-MIB encodings: 1/256 C, 100 uV, 2 uA, 0.1 uW.

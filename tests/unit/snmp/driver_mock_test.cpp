@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "drivers/snmp/explain.hpp"
-#include "drivers/snmp/mock_session.hpp"
-#include "drivers/snmp/snmprec.hpp"
+#include "tests/support/snmp/mock_session.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/snmp_driver.hpp"
 #include "test_support.hpp"

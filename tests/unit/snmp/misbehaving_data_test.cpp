@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include "drivers/snmp/mock_session.hpp"
+#include "tests/support/snmp/mock_session.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
 #include "drivers/snmp/snmp_driver.hpp"

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "drivers/snmp/snmprec.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 #include "drivers/snmp/varbind_store.hpp"
 
 namespace opticsd::snmp {

@@ -11,7 +11,7 @@
 
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
-#include "drivers/snmp/snmprec.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 
 namespace opticsd::snmp {
 namespace {
@@ -49,10 +49,10 @@ tables:
     skip_rows:
       - {all_zero: [5, 6, 8]}
     columns:
-      - {column: 5, metric: rx_power, unit: dbm, divisor: 100}
-      - {column: 6, metric: tx_bias, unit: ua}
-      - {column: 8, metric: temperature}
-      - {column: 21, metric: temperature, threshold: high_alarm}
+      - {column: 5, metric: rx_power_dbm, unit: dbm, divisor: 100}
+      - {column: 6, metric: tx_bias_milliamperes, unit: ua}
+      - {column: 8, metric: temperature_celsius}
+      - {column: 21, metric: temperature_celsius, threshold: high_alarm}
 )";
 
 TEST(ProfileFormat, AllZeroRowIsNoModuleNotAZeroReading) {
@@ -77,6 +77,40 @@ TEST(ProfileFormat, AllZeroRowIsNoModuleNotAZeroReading) {
   EXPECT_EQ(findPort(r, "xe-0/0/1"), nullptr) << "an all-zero row became a module";
 }
 
+// A table indexed by (ifIndex, channel) that repeats the module temperature on
+// every channel row (as OcNOS's cmmTransDDMTable does): which row stands is
+// the profile's choice, `row_wins`, and the default is the last row.
+TEST(ProfileFormat, RowWinsPicksWhichOfSeveralRowsGivesTheModuleValue) {
+  const auto store = storeFrom(
+      "1.3.6.1.4.1.32473.3.1.2.9.1|2|3100\n"
+      "1.3.6.1.4.1.32473.3.1.2.9.2|2|3500\n"
+      "1.3.6.1.4.1.32473.3.1.2.9.3|2|2900\n");
+  auto temperatureWith = [&](const std::string& wins) -> std::optional<double> {
+    auto r = decode(profileFrom("name: t\ntables:\n  - name: ddm\n    entry: 1.3.6.1.4.1.32473.3.1\n"
+                                "    lane_arc: 2\n    columns:\n"
+                                "      - {column: 2, metric: temperature_celsius, divisor: 100" +
+                                (wins.empty() ? std::string() : ", row_wins: " + wins) + "}\n"),
+                    store, "sw", 0);
+    const Sample* p = findPort(r, "ifIndex9");
+    if (!p) return std::nullopt;
+    return p->module[ModuleMetric::kTemperatureCelsius];
+  };
+  EXPECT_EQ(temperatureWith(""), 29.0);  // last, the documented default
+  EXPECT_EQ(temperatureWith("last"), 29.0);
+  EXPECT_EQ(temperatureWith("first"), 31.0);
+  EXPECT_EQ(temperatureWith("max"), 35.0);
+  EXPECT_EQ(temperatureWith("min"), 29.0);
+
+  // Readings only: a threshold keeps its first row, a counter is per port.
+  for (const char* bad : {"{column: 2, metric: temperature_celsius, threshold: high_alarm, row_wins: max}",
+                          "{column: 2, metric: fec_corrected_blocks_total, row_wins: max}",
+                          "{column: 2, metric: temperature_celsius, row_wins: highest}"}) {
+    auto p = loadProfile(std::string("name: t\ntables: [{name: x, entry: 1.3, columns: [") + bad + "]}]\n", "w.yaml");
+    ASSERT_FALSE(p) << bad;
+    EXPECT_NE(p.error().message.find("row_wins"), std::string::npos) << p.error().message;
+  }
+}
+
 TEST(ProfileFormat, AZeroInOneColumnIsStillAReading) {
   // 0 dBm is a real power; only a row zero in every listed column is empty.
   auto store = storeFrom(
@@ -97,7 +131,7 @@ tables:
     skip_rows:
       - {column: 2, not_equals: [1]}     # present(1)
     columns:
-      - {column: 3, metric: temperature}
+      - {column: 3, metric: temperature_celsius}
 )");
   auto store = storeFrom(
       "1.3.6.1.4.1.32473.2.1.2.1|2|1\n1.3.6.1.4.1.32473.2.1.3.1|2|30\n"
@@ -115,9 +149,9 @@ tables:
   - name: e
     entry: 1.3.6.1.4.1.32473.3.1
     columns:
-      - {column: 2, metric: temperature, format: text, absent: -1000.01}
-      - {column: 3, metric: supply_voltage, divisor: 1000, absent: [-100001, -100.001]}
-      - {column: 4, metric: tx_bias, unit: ua, absent: 65535}
+      - {column: 2, metric: temperature_celsius, format: text, absent: -1000.01}
+      - {column: 3, metric: supply_voltage_volts, divisor: 1000, absent: [-100001, -100.001]}
+      - {column: 4, metric: tx_bias_milliamperes, unit: ua, absent: 65535}
 )");
   auto store = storeFrom(
       "1.3.6.1.4.1.32473.3.1.2.1|4|-1000.01\n1.3.6.1.4.1.32473.3.1.3.1|2|-100001\n"
@@ -143,7 +177,7 @@ TEST(ProfileFormat, EntitySensorSentinel) {
 entity_sensors:
   sensor_entry: 1.3.6.1.2.1.99.1.1.1
   sensors:
-    - {match: 'Temp', metric: temperature, absent: -40}
+    - {match: 'Temp', metric: temperature_celsius, absent: -40}
   port: {method: description, pattern: '^(\S+) '}
 )");
   auto store = storeFrom(
@@ -163,8 +197,8 @@ tables:
   - name: e
     entry: 1.3.6.1.4.1.32473.4.1
     columns:
-      - {column: 2, metric: rx_power, unit: dbm, format: text}
-      - {column: 3, metric: temperature, format: text}
+      - {column: 2, metric: rx_power_dbm, unit: dbm, format: text}
+      - {column: 3, metric: temperature_celsius, format: text}
 )");
   auto store = storeFrom(
       "1.3.6.1.4.1.32473.4.1.2.1|4|-2.35 dBm\n1.3.6.1.4.1.32473.4.1.3.1|4| 31.50 C\n"
@@ -188,9 +222,9 @@ tables:
   - name: e
     entry: 1.3.6.1.4.1.32473.5.1
     columns:
-      - {column: 2, metric: rx_power, unit: dbm, format: float32, lane: 1}
-      - {column: 3, metric: rx_power, unit: dbm, format: float32, lane: 2}
-      - {column: 4, metric: rx_power, unit: dbm, format: float32, lane: 3}
+      - {column: 2, metric: rx_power_dbm, unit: dbm, format: float32, lane: 1}
+      - {column: 3, metric: rx_power_dbm, unit: dbm, format: float32, lane: 2}
+      - {column: 4, metric: rx_power_dbm, unit: dbm, format: float32, lane: 3}
 )");
   auto store = storeFrom(
       "1.3.6.1.4.1.32473.5.1.2.9|66|1065353216\n1.3.6.1.4.1.32473.5.1.3.9|66|1078530011\n"
@@ -222,7 +256,7 @@ tables:
     entry: 1.3.6.1.4.1.32473.6.1
     port: {if_index_column: 2}
     columns:
-      - {column: 4, metric: temperature}
+      - {column: 4, metric: temperature_celsius}
 )"),
                   storeFrom(kPortNaming), "sw", 0);
   EXPECT_NE(findPort(r, "xe1"), nullptr) << ports(r);
@@ -239,11 +273,11 @@ tables:
   - name: cisco
     entry: 1.3.6.1.4.1.32473.8.1
     columns:
-      - {column: 10, metric: pre_fec_ber, divisor: 100, exponent_column: 11}
+      - {column: 10, metric: module_pre_fec_ber_ratio, divisor: 100, exponent_column: 11}
   - name: juniper
     entry: 1.3.6.1.4.1.32473.9.1
     columns:
-      - {column: 5, metric: pre_fec_ber, exponent_column: 6, exponent_sign: -1}
+      - {column: 5, metric: module_pre_fec_ber_ratio, exponent_column: 6, exponent_sign: -1}
 )"),
                   storeFrom("1.3.6.1.2.1.31.1.1.1.1.1|4|co1\n1.3.6.1.2.1.31.1.1.1.1.2|4|et-0/0/1\n"
                             "1.3.6.1.2.1.31.1.1.1.1.3|4|co3\n1.3.6.1.2.1.31.1.1.1.1.4|4|co4\n"
@@ -274,7 +308,7 @@ tables:
     entry: 1.3.6.1.4.1.32473.6.1
     port: {name_column: 3, pattern: '^port (\S+)'}
     columns:
-      - {column: 4, metric: temperature}
+      - {column: 4, metric: temperature_celsius}
 )"),
                   storeFrom(kPortNaming), "sw", 0);
   EXPECT_NE(findPort(r, "xe1"), nullptr) << ports(r);
@@ -286,7 +320,7 @@ tables:
   - name: e
     entry: 1.3.6.1.4.1.32473.6.1
     columns:
-      - {column: 4, metric: temperature}
+      - {column: 4, metric: temperature_celsius}
 )"),
                   storeFrom(kPortNaming), "sw", 0);
   EXPECT_NE(findPort(r, "eth0"), nullptr) << "ifIndex 9 has only an ifDescr: " << ports(r);
@@ -300,7 +334,7 @@ tables:
     port: {index_template: 'unit{1}/xcvr{2}'}
     lane_arc: 3
     columns:
-      - {column: 2, metric: rx_power, unit: dbm}
+      - {column: 2, metric: rx_power_dbm, unit: dbm}
 )"),
                   storeFrom("1.3.6.1.2.1.31.1.1.1.1.9|4|eth0\n"
                             "1.3.6.1.4.1.32473.7.1.2.1.9.1|2|-3\n1.3.6.1.4.1.32473.7.1.2.1.9.2|2|-4\n"
@@ -315,9 +349,9 @@ tables:
 
 TEST(ProfileFormat, ExponentSignNeedsAColumnAndIsPlusOrMinusOne) {
   const char* head = "name: t\ntables:\n  - name: e\n    entry: 1.3.6.1.4.1.32473.8.1\n    columns:\n";
-  for (const char* bad : {"      - {column: 2, metric: pre_fec_ber, exponent_sign: -1}\n",
-                          "      - {column: 2, metric: pre_fec_ber, exponent_column: 3, exponent_sign: 0}\n",
-                          "      - {column: 2, metric: pre_fec_ber, exponent_column: 3, exponent_sign: 2}\n"}) {
+  for (const char* bad : {"      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_sign: -1}\n",
+                          "      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_column: 3, exponent_sign: 0}\n",
+                          "      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_column: 3, exponent_sign: 2}\n"}) {
     auto p = loadProfile(std::string(head) + bad, "t.yaml");
     ASSERT_FALSE(p) << bad;
     EXPECT_NE(p.error().message.find("exponent_sign"), std::string::npos) << p.error().message;
@@ -328,11 +362,55 @@ TEST(ProfileFormat, BadIndexTemplatesAreRefused) {
   for (const char* bad : {"'xcvr'", "'xcvr{0}'", "'xcvr{17}'", "'xcvr{a}'", "'xcvr{2'", "'xcvr}2'"}) {
     auto p = loadProfile(std::string("name: t\ntables:\n  - name: e\n    entry: 1.3.6.1.4.1.32473.7.1\n"
                                      "    port: {index_template: ") +
-                             bad + "}\n    columns:\n      - {column: 2, metric: temperature}\n",
+                             bad + "}\n    columns:\n      - {column: 2, metric: temperature_celsius}\n",
                          "t.yaml");
     ASSERT_FALSE(p) << bad;
     EXPECT_NE(p.error().message.find("port.index_template"), std::string::npos) << p.error().message;
   }
+}
+
+// Sensors whose text carries no port, under ancestors whose *names* do
+// (port.ancestor_text), and four lane sensors the profile cannot tell apart:
+// none of those four is used, and the poll says why.
+TEST(ProfileFormat, AncestorNamesAndSensorsThatCannotBeToldApart) {
+  const auto profile = profileFrom(R"(name: t
+entity_sensors:
+  sensor_entry: 1.3.6.1.2.1.99.1.1.1
+  sensors:
+    - {match: '^Rx Power', metric: rx_power_dbm, unit: dbm}
+  port: {method: contained_in, text: descr, ancestor_text: name, pattern: '^(Hu\S+)$'}
+)");
+  std::string walk =
+      "1.3.6.1.2.1.47.1.1.1.1.2.100|4|port A\n"  // descr: no port in it
+      "1.3.6.1.2.1.47.1.1.1.1.2.200|4|port B\n"
+      "1.3.6.1.2.1.47.1.1.1.1.7.100|4|Hu0/0/0/0\n"
+      "1.3.6.1.2.1.47.1.1.1.1.7.200|4|Hu0/0/0/1\n";
+  for (int s = 1; s <= 5; ++s) {  // sensor 101 under port A; 201..204 under port B
+    const int index = s == 1 ? 101 : 199 + s;
+    const int parent = s == 1 ? 100 : 200;
+    walk += "1.3.6.1.2.1.47.1.1.1.1.2." + std::to_string(index) + "|4|Rx Power\n";
+    walk += "1.3.6.1.2.1.47.1.1.1.1.4." + std::to_string(index) + "|2|" + std::to_string(parent) + "\n";
+    walk += "1.3.6.1.2.1.99.1.1.1.1." + std::to_string(index) + "|2|14\n";
+    walk += "1.3.6.1.2.1.99.1.1.1.4." + std::to_string(index) + "|2|" + std::to_string(-s) + "\n";
+  }
+  const auto r = decode(profile, storeFrom(walk), "sw", 0);
+  const Sample* a = findPort(r, "Hu0/0/0/0");
+  ASSERT_NE(a, nullptr) << ports(r);
+  EXPECT_DOUBLE_EQ(*a->lanes.at(0).values[LaneMetric::kRxPowerDbm], -1.0);
+  EXPECT_EQ(findPort(r, "Hu0/0/0/1"), nullptr) << "one of four indistinct lane sensors was shown as lane 1";
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find("sensors 201, 202, 203, 204 all give port Hu0/0/0/1 lane 1"), std::string::npos)
+      << r.errors[0];
+
+  auto bad = loadProfile(R"(name: t
+entity_sensors:
+  sensor_entry: 1.3.6.1.2.1.99.1.1.1
+  sensors: [{match: x, metric: rx_power_dbm}]
+  port: {method: description, ancestor_text: name, pattern: '(x)'}
+)", "a.yaml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("ancestor_text: only with method: contained_in"), std::string::npos)
+      << bad.error().message;
 }
 
 TEST(ProfileFormat, PortFromAnEntityIndexThroughAliasMappingOrName) {
@@ -342,7 +420,7 @@ tables:
     entry: 1.3.6.1.4.1.32473.7.1
     port: {entity_index: true}
     columns:
-      - {column: 2, metric: temperature}
+      - {column: 2, metric: temperature_celsius}
 )");
   auto store = storeFrom(
       "1.3.6.1.2.1.31.1.1.1.1.726|4|et-0/0/1\n"
@@ -368,20 +446,20 @@ TEST(ProfileFormat, ExplainSaysWhyRowsWereSkipped) {
   std::string all;
   for (const auto& l : trace.lines()) all += l + "\n";
   EXPECT_NE(all.find("domEntry.502: row skipped (no module): all_zero 5,6,8"), std::string::npos) << all;
-  EXPECT_NE(all.find("domEntry.8.503: temperature port ifIndex503 lane 1 = 29"), std::string::npos) << all;
+  EXPECT_NE(all.find("domEntry.8.503: temperature_celsius port ifIndex503 lane 1 = 29"), std::string::npos) << all;
 }
 
 TEST(ProfileFormat, BadNewKeysAreRefusedWithTheirPlace) {
   const char* bad[] = {
       "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, skip_rows: [{column: 2}], columns: [{column: 1, metric: "
       "temperature}]}\n",
-      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature, format: "
+      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, format: "
       "bcd}]}\n",
-      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature, absent: "
+      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, absent: "
       "x}]}\n",
       "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, port: {if_index_column: 2, name_column: 3}, columns: "
-      "[{column: 1, metric: temperature}]}\n",
-      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature, lane: "
+      "[{column: 1, metric: temperature_celsius}]}\n",
+      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, lane: "
       "65}]}\n",
   };
   for (const char* yaml : bad) {
@@ -405,7 +483,7 @@ tables:
     lane_arc: 2
     lane_base: 0
     columns:
-      - {column: 6, metric: rx_power, unit: dbm, divisor: 100}
+      - {column: 6, metric: rx_power_dbm, unit: dbm, divisor: 100}
   - name: siteCoherentEntry                # added
     entry: 1.3.6.1.4.1.32473.9.1
     columns:
@@ -417,11 +495,11 @@ tables:
   auto child = (*catalog)->byName("junos-evo-site");
   auto base = (*catalog)->byName("juniper-dom");
   ASSERT_TRUE(child && base);
-  ASSERT_EQ(child->tables.size(), 3u);
+  ASSERT_EQ(child->tables.size(), base->tables.size() + 1);
   EXPECT_EQ(child->tables[0].columns.size(), base->tables[0].columns.size()) << "the base table is inherited";
   EXPECT_EQ(child->tables[0].skip_rows.size(), 1u);
   EXPECT_EQ(child->tables[1].columns.size(), 1u) << "a table of the same name replaces the base's";
-  EXPECT_EQ(child->tables[2].name, "siteCoherentEntry");
+  EXPECT_EQ(child->tables.back().name, "siteCoherentEntry") << "an added table comes after the base's";
   ASSERT_EQ(child->sys_object_ids.size(), 1u);
   EXPECT_EQ(child->sys_object_ids[0].toString(), "1.3.6.1.4.1.2636.1.1.1.4");
   EXPECT_EQ((*catalog)->bySysObjectId(*Oid::parse("1.3.6.1.4.1.2636.1.1.1.4.99"))->name, "junos-evo-site");

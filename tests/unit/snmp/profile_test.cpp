@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +30,23 @@ TEST(ProfileLoader, PicksBySysObjectIdLongestPrefix) {
   ASSERT_NE(junos, nullptr);
   EXPECT_EQ(junos->name, "juniper-dom");
   EXPECT_EQ((*catalog)->bySysObjectId(*Oid::parse("1.3.6.1.4.1.99999.1")), nullptr);
+  // DELL-NETWORKING-PRODUCTS-MIB: dellNetSSeriesProducts (1.3.6.1.4.1.6027.1.3) is OS9 on the S series.
+  auto s_series = (*catalog)->bySysObjectId(*Oid::parse("1.3.6.1.4.1.6027.1.3.7"));
+  ASSERT_NE(s_series, nullptr);
+  EXPECT_EQ(s_series->name, "dell-os9");
+}
+
+TEST(ProfileLoader, NoTwoShippedProfilesClaimTheSameSysObjectIdPrefix) {
+  // Otherwise the choice falls to file order, silently (the old sonic/dell-os9 clash on 6027.1.3).
+  auto catalog = ProfileCatalog::load({std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles"});
+  ASSERT_TRUE(catalog) << catalog.error().message;
+  std::map<std::string, std::string> owner;
+  for (const auto& profile : (*catalog)->profiles()) {
+    for (const auto& prefix : profile->sys_object_ids) {
+      auto [it, fresh] = owner.emplace(prefix.toString(), profile->name);
+      EXPECT_TRUE(fresh) << prefix.toString() << " is claimed by " << it->second << " and " << profile->name;
+    }
+  }
 }
 
 TEST(ProfileLoader, ErrorsCarryLocation) {
@@ -38,7 +56,7 @@ TEST(ProfileLoader, ErrorsCarryLocation) {
   EXPECT_NE(bad_key.error().message.find("colums"), std::string::npos);
 
   auto bad_regex = loadProfile(
-      "name: x\nentity_sensors:\n  sensor_entry: 1.3.6\n  sensors: [{match: '(', metric: temperature}]\n"
+      "name: x\nentity_sensors:\n  sensor_entry: 1.3.6\n  sensors: [{match: '(', metric: temperature_celsius}]\n"
       "  port: {method: description, pattern: '(x)'}\n",
       "q.yaml");
   ASSERT_FALSE(bad_regex);
@@ -50,10 +68,64 @@ TEST(ProfileLoader, ErrorsCarryLocation) {
   EXPECT_NE(bad_metric.error().message.find("rx_pwr"), std::string::npos);
 
   auto power_without_unit =
-      loadProfile("name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_power}]}]\n", "s.yaml");
+      loadProfile("name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_power_dbm}]}]\n", "s.yaml");
   EXPECT_FALSE(power_without_unit);
   EXPECT_FALSE(loadProfile("name: x\n", "empty.yaml"));
   EXPECT_FALSE(loadProfile("[1, 2", "broken.yaml"));
+}
+
+TEST(ProfileLoader, EveryProblemIsReportedAtOnceWithItsPlace) {
+  // The OptionReader model: one load lists all of them, each file:line:col: key: message.
+  auto bad = loadProfile(
+      "name: x\n"
+      "tables:\n"
+      "  - name: t\n"
+      "    entry: 1.3\n"
+      "    columns:\n"
+      "      - {column: 0, metric: rx_power_dbm, unit: dbm}\n"
+      "      - {column: 2, metric: temperature_celsius, divisor: -1}\n",
+      "many.yaml");
+  ASSERT_FALSE(bad);
+  const auto& message = bad.error().message;
+  EXPECT_NE(message.find("many.yaml:6:18: tables[0].columns[0].column: expected an integer from 1 to 100000"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("many.yaml:7:59: tables[0].columns[1].divisor: expected a positive number"),
+            std::string::npos)
+      << message;
+}
+
+TEST(ProfileLoader, OldMetricNamesStillLoadWithAWarningNamingTheNewOne) {
+  auto old = loadProfile("name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_power, unit: dbm}]}]\n",
+                         "old.yaml");
+  ASSERT_TRUE(old) << old.error().message;
+  ASSERT_EQ(old->tables[0].columns.size(), 1u);
+  EXPECT_TRUE(old->tables[0].columns[0].metric.isPower());
+  ASSERT_EQ(old->warnings.size(), 1u);
+  EXPECT_NE(old->warnings[0].find("old.yaml:2:62"), std::string::npos) << old->warnings[0];
+  EXPECT_NE(old->warnings[0].find("'rx_power' is the old name of 'rx_power_dbm'"), std::string::npos)
+      << old->warnings[0];
+
+  auto current = loadProfile(
+      "name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_power_dbm, unit: dbm}]}]\n", "new.yaml");
+  ASSERT_TRUE(current) << current.error().message;
+  EXPECT_TRUE(current->warnings.empty());
+}
+
+TEST(ProfileLoader, MetricNamesAreTheCataloguesAndRoundTrip) {
+  EXPECT_EQ(metricName(*parseMetricName("temperature_celsius")), "temperature_celsius");
+  EXPECT_EQ(metricName(*parseMetricName("tx_bias_milliamperes")), "tx_bias_milliamperes");
+  EXPECT_EQ(metricName(*parseMetricName("fec_uncorrectable_blocks_total")), "fec_uncorrectable_blocks_total");
+  // pre_fec_ber_ratio is a module and a lane value: the bare key is refused, the prefixed ones are exact.
+  auto ambiguous = parseMetricName("pre_fec_ber_ratio");
+  ASSERT_FALSE(ambiguous);
+  EXPECT_NE(ambiguous.error().message.find("lane_pre_fec_ber_ratio"), std::string::npos) << ambiguous.error().message;
+  EXPECT_EQ(parseMetricName("module_pre_fec_ber_ratio")->kind, MetricTarget::Kind::kModule);
+  EXPECT_EQ(parseMetricName("lane_pre_fec_ber_ratio")->kind, MetricTarget::Kind::kLane);
+  EXPECT_EQ(metricName(*parseMetricName("lane_pre_fec_ber_ratio")), "lane_pre_fec_ber_ratio");
+  EXPECT_EQ(metricName(*parseMetricName("module_pre_fec_ber_ratio")), "module_pre_fec_ber_ratio");
+  // The old short names are the loader's business (with a warning), not the catalogue's.
+  EXPECT_FALSE(parseMetricName("rx_power"));
 }
 
 TEST(ProfileLoader, UserDirectoryOverridesShipped) {
@@ -62,7 +134,7 @@ TEST(ProfileLoader, UserDirectoryOverridesShipped) {
   {
     std::ofstream f(dir + "/mine.yaml");
     f << "name: arista-eos\ndescription: mine\ntables: [{name: t, entry: 1.3.6.1.4.1.1, "
-         "columns: [{column: 1, metric: temperature}]}]\n";
+         "columns: [{column: 1, metric: temperature_celsius}]}]\n";
   }
   auto catalog = ProfileCatalog::load({std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles", dir});
   ASSERT_TRUE(catalog) << catalog.error().message;

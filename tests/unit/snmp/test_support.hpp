@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "drivers/snmp/profile.hpp"
-#include "drivers/snmp/snmprec.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 #include "drivers/snmp/varbind_store.hpp"
 
 namespace opticsd::snmp::testing {

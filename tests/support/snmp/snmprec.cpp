@@ -1,4 +1,4 @@
-#include "drivers/snmp/snmprec.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 
 #include <charconv>
 #include <fstream>
@@ -74,8 +74,10 @@ Result<std::vector<Varbind>> parseSnmprec(std::string_view text) {
       vb.type = VarType::kIpAddress;
       vb.text = std::string(value);
     } else if (tag == "65" || tag == "66" || tag == "67" || tag == "70") {
-      vb.type = tag == "65" ? VarType::kCounter32 : tag == "66" ? VarType::kGauge32 : tag == "67" ? VarType::kTimeTicks
-                                                                                                : VarType::kCounter64;
+      vb.type = tag == "65"   ? VarType::kCounter32
+                : tag == "66" ? VarType::kGauge32
+                : tag == "67" ? VarType::kTimeTicks
+                              : VarType::kCounter64;
       ok = parseNumber(value, vb.unsigned_value);
     } else {
       continue;  // tags opticsd never reads (Opaque, variation modules)

@@ -6,11 +6,10 @@
 // Threading: io_context thread only. Answers are posted to the io_context,
 // as a real session's would be.
 
+#include <boost/asio/io_context.hpp>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
 
 #include "drivers/snmp/session.hpp"
 #include "drivers/snmp/varbind_store.hpp"

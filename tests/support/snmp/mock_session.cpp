@@ -1,4 +1,4 @@
-#include "drivers/snmp/mock_session.hpp"
+#include "tests/support/snmp/mock_session.hpp"
 
 #include <boost/asio/post.hpp>
 
@@ -12,10 +12,11 @@ const std::string* MockSession::failureFor(const Oid& oid) const {
 }
 
 void MockSession::answer(Callback done, Result<std::vector<Varbind>> result) {
-  boost::asio::post(io_, [this, generation = generation_, done = std::move(done), result = std::move(result)]() mutable {
-    if (generation != generation_) return;
-    done(std::move(result));
-  });
+  boost::asio::post(io_,
+                    [this, generation = generation_, done = std::move(done), result = std::move(result)]() mutable {
+                      if (generation != generation_) return;
+                      done(std::move(result));
+                    });
 }
 
 void MockSession::walk(const Oid& root, Callback done) {
