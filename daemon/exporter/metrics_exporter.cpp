@@ -179,6 +179,10 @@ std::vector<std::shared_ptr<prometheus::Collectable>> MetricsExporter::liveColle
 }
 
 std::string MetricsExporter::renderRegistries(Registries which) {
+  if (server_) {
+    const HttpServer::ConnectionCounts counts = server_->connectionCounts();
+    self_metrics_.setHttpConnectionCounts(counts.evicted_total, counts.refused_total);
+  }
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
   for (const auto& c : liveCollectables()) {
     // The per-target series (rules engine) belong to the per-target scrapes.

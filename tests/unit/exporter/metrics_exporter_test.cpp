@@ -3,7 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <boost/asio.hpp>
+
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "daemon/exporter/exposition_text.hpp"
 #include "exposition.hpp"
@@ -200,6 +204,24 @@ TEST(MetricsExporter, AScrapeUnderWayPinsNoPollAndStillHasEverySeriesOnce) {
   // The families not sent yet when the targets were polled again come from the new poll.
   EXPECT_EQ(test::valueOf(text, R"(opticsd_fec_corrected_blocks_total{target="leaf-2",port="Ethernet40"})"), 1140);
   EXPECT_EQ(test::valueOf(text, R"(opticsd_lane_tx_power_dbm{target="leaf-2",port="Ethernet40",lane="8"})"), 108.5);
+}
+
+TEST(MetricsExporter, SelfMetricsCountTheConnectionsEvictedToMakeRoom) {
+  ExporterOptions o = ephemeral();
+  o.max_connections = 2;
+  auto exporter = MetricsExporter::start(o, "0.1.0");
+  ASSERT_TRUE(exporter) << exporter.error().message;
+  const std::uint16_t port = (*exporter)->port();
+  EXPECT_THAT((*exporter)->render(), HasSubstr("\nopticsd_http_connections_evicted_total 0\n"));
+  boost::asio::io_context io;
+  std::vector<boost::asio::ip::tcp::socket> silent;
+  for (int i = 0; i < 2; ++i) {
+    silent.emplace_back(io).connect({boost::asio::ip::make_address("127.0.0.1"), port});
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // admitted before the scrape
+  }
+  const auto r = test::httpGet(port, "/metrics/self");
+  EXPECT_EQ(test::valueOf(r.body, "opticsd_http_connections_evicted_total"), 1);
+  EXPECT_EQ(test::valueOf(r.body, "opticsd_http_connections_refused_total"), 0);
 }
 
 }  // namespace
