@@ -11,6 +11,8 @@ namespace {
 std::shared_ptr<const FamilyTexts> render(const LatestSamples::TargetSamples& target, const ExportPolicy* policy) {
   auto out = std::make_shared<FamilyTexts>();
   for (std::string& body : sampleFamilyBodies({target}, SeriesSelection{policy, true, false})) {
+    // Kept until the next poll: without the slack of growing it (up to half).
+    body.shrink_to_fit();
     out->push_back(body.empty() ? nullptr : std::make_shared<const std::string>(std::move(body)));
   }
   return out;

@@ -70,6 +70,7 @@ TEST(GzipBody, StreamedPartsInflateToTheSameText) {
   EXPECT_EQ(gunzipOne(compressed), text);
   EXPECT_LT(compressed.size() * 8, text.size());  // Prometheus text shrinks well
   EXPECT_EQ(gunzipOne(gzipped(text)), text);
+  EXPECT_LT(gzipped(text).capacity() * 8, text.size());  // its memory too, not only its size
   EXPECT_EQ(gunzipOne(gzipped("")), "");
 }
 
@@ -113,6 +114,14 @@ TEST(RenderedTargets, OnePollIsRenderedOnceAndServedFromTheSameBuffer) {
   const SharedText packed = rendered.gzip(poll, policy);
   EXPECT_EQ(rendered.gzip(poll, policy), packed);
   EXPECT_EQ(gunzipOne(*packed), first_text);
+  // What is kept until the next poll holds no slack: a gzip buffer sized for
+  // the worst case held about the plain text's memory.
+  EXPECT_LE(packed->capacity(), packed->size() + 16);
+  for (const SharedText& family : *first) {
+    if (family) {
+      EXPECT_LE(family->capacity(), family->size() + 16);
+    }
+  }
 
   s.module.set(ModuleMetric::kTemperatureCelsius, 42);
   LatestSamples::TargetSamples next{"leaf-1", std::make_shared<const std::vector<Sample>>(std::vector<Sample>{s})};
