@@ -226,6 +226,7 @@ bool MetricsExporter::serves(std::string_view target) const {
 }
 
 HttpAnswer MetricsExporter::metrics(std::optional<std::string> target, bool gzip) {
+  rendered_.dropStale();  // O(targets); what a poll since the last scrape made old goes now
   if (!target) return answer(scrape(), gzip);
   const LatestSamples::Snapshot snapshot = samples_->snapshot();
   const LatestSamples::TargetSamples* samples = find(snapshot, *target);

@@ -89,6 +89,11 @@ void RenderedTargets::retain(const std::vector<std::string>& names) {
   std::erase_if(entries_, [&](const auto& e) { return !std::binary_search(names.begin(), names.end(), e.first); });
 }
 
+void RenderedTargets::dropStale() {
+  std::lock_guard lock(mutex_);
+  std::erase_if(entries_, [](const auto& e) { return e.second.samples.expired(); });
+}
+
 std::size_t RenderedTargets::size() const {
   std::lock_guard lock(mutex_);
   return entries_.size();

@@ -39,6 +39,10 @@ class RenderedTargets {
   // Forgets every target not in `names` (sorted).
   void retain(const std::vector<std::string>& names);
 
+  // Forgets the renders of polls that have since been replaced, so a target
+  // scraped whole once does not keep its text until it is scraped again.
+  void dropStale();
+
   std::size_t size() const;
 
  private:

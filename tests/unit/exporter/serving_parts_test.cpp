@@ -131,6 +131,13 @@ TEST(RenderedTargets, OnePollIsRenderedOnceAndServedFromTheSameBuffer) {
   EXPECT_THAT(joined(*first), ::testing::HasSubstr("} 41"));  // a reader of the old poll still has it whole
   EXPECT_NE(rendered.families(next, std::make_shared<const ExportPolicy>(ExportDetail::kFull)), second);
 
+  rendered.dropStale();
+  EXPECT_EQ(rendered.size(), 1u);  // `next` is still the latest poll
+  next.samples.reset();            // ... until a newer poll replaces it
+  rendered.dropStale();
+  EXPECT_EQ(rendered.size(), 0u);
+
+  rendered.families(poll, policy);
   rendered.retain({"leaf-2"});
   EXPECT_EQ(rendered.size(), 0u);
 }
