@@ -21,6 +21,32 @@
 namespace opticsd {
 namespace {
 
+// The largest connection table: each connection is an open file, and the
+// kernel's hard limit on those is 2^20 by default.
+constexpr std::int64_t kMaxConnectionsLimit = 1'000'000;
+
+void readConnectionLimits(OptionReader& r, ListenConfig& out) {
+  if (auto v = r.optionalInt("max_connections", 1, kMaxConnectionsLimit)) out.max_connections = std::size_t(*v);
+  if (auto v = r.optionalInt("max_connections_per_source", 1, kMaxConnectionsLimit)) {
+    out.max_connections_per_source = std::size_t(*v);
+    if (out.max_connections && *v > std::int64_t(*out.max_connections)) {
+      r.error("max_connections_per_source", "must not exceed max_connections (" +
+                                                std::to_string(*out.max_connections) + ")");
+    }
+  }
+  for (auto [key, field] : {std::pair{"request_timeout", &ListenConfig::request_timeout},
+                            std::pair{"tls_handshake_timeout", &ListenConfig::tls_handshake_timeout},
+                            std::pair{"write_timeout", &ListenConfig::write_timeout}}) {
+    if (auto v = r.optionalDuration(key)) {
+      if (v->count() <= 0) {
+        r.error(key, "must be longer than 0s");
+      } else {
+        out.*field = *v;
+      }
+    }
+  }
+}
+
 void readListen(OptionReader r, ListenConfig& out) {
   if (auto v = r.optionalString("address")) {
     auto address = normalizeListenAddress(*v);
@@ -40,6 +66,7 @@ void readListen(OptionReader r, ListenConfig& out) {
   if (out.tls_cert_file.empty() != out.tls_key_file.empty()) {
     r.error("", "tls_cert_file and tls_key_file go together");
   }
+  readConnectionLimits(r, out);
   // The files run would read when it starts serving, checked now.
   if (!out.basic_auth_user.empty() && !out.basic_auth_password_file.empty()) {
     if (auto problem = unreadableFileProblem(out.basic_auth_password_file)) r.error("basic_auth_password_file", *problem);

@@ -27,6 +27,13 @@ struct ListenConfig {
   std::string basic_auth_password_file;
   std::string tls_cert_file;  // PEM chain; with tls_key_file, /metrics is served over HTTPS only
   std::string tls_key_file;
+  // Connection limits of the HTTP server (unset: its defaults; run sizes the
+  // connection table to the open-file limit). See HttpServerOptions.
+  std::optional<std::size_t> max_connections;
+  std::optional<std::size_t> max_connections_per_source;
+  std::optional<std::chrono::milliseconds> request_timeout;        // to send a whole request
+  std::optional<std::chrono::milliseconds> tls_handshake_timeout;  // to finish the TLS handshake
+  std::optional<std::chrono::milliseconds> write_timeout;          // to take a whole answer
 
   bool operator==(const ListenConfig&) const = default;
 };

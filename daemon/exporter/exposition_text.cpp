@@ -87,18 +87,12 @@ class TextSink {
   void finish(std::vector<std::string>& parts) {
     for (std::size_t f = 0; f < bodies_.size(); ++f) {
       if (bodies_[f].empty()) continue;
-      const auto& spec = specs_[f];
-      std::string head = "# HELP ";
-      head += spec.name;
-      head += ' ';
-      head += spec.help;
-      head += "\n# TYPE ";
-      head += spec.name;
-      head += spec.type == prometheus::MetricType::Counter ? " counter\n" : " gauge\n";
-      parts.push_back(std::move(head));
+      parts.push_back(sampleFamilyHeader(f));
       parts.push_back(std::move(bodies_[f]));
     }
   }
+
+  std::vector<std::string> takeBodies() { return std::move(bodies_); }
 
  private:
   const std::vector<exporter_detail::FamilySpec>& specs_;
@@ -112,6 +106,25 @@ class TextSink {
 }  // namespace
 
 std::size_t sampleFamilyCount() { return familySpecs().size(); }
+
+std::string sampleFamilyHeader(std::size_t family) {
+  const auto& spec = familySpecs().at(family);
+  std::string head = "# HELP ";
+  head += spec.name;
+  head += ' ';
+  head += spec.help;
+  head += "\n# TYPE ";
+  head += spec.name;
+  head += spec.type == prometheus::MetricType::Counter ? " counter\n" : " gauge\n";
+  return head;
+}
+
+std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snapshot,
+                                            const SeriesSelection& selection) {
+  TextSink sink(0, SIZE_MAX);
+  exporter_detail::SeriesWalker<TextSink>(sink, selection).walk(snapshot);
+  return sink.takeBodies();
+}
 
 void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts,
                                  std::size_t first_family, std::size_t end_family,

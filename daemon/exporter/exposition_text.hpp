@@ -30,6 +30,17 @@ void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::v
 // How many Sample families there are (the bound for the slices above).
 std::size_t sampleFamilyCount();
 
+// The HELP and TYPE lines of family `family` (< sampleFamilyCount()).
+std::string sampleFamilyHeader(std::size_t family);
+
+// The series lines of each family (sampleFamilyCount() strings, in exposition
+// order; empty where a family has none), without HELP/TYPE lines. The text of
+// a snapshot is, family by family, the header and the bodies of its targets
+// rendered one at a time and put back to back (targets in snapshot order):
+// that is how a whole-instance scrape is composed of per-target renders.
+std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snapshot,
+                                            const SeriesSelection& selection = {});
+
 // Appends the parts to `out` in order, with one allocation.
 void appendJoined(const std::vector<std::string>& parts, std::string& out);
 

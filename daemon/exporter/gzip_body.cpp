@@ -86,6 +86,10 @@ std::string gzipped(std::string_view plain) {
   std::string out;
   addAll(deflater, plain, out);
   deflater.add({}, true, out);
+  // add() makes room for the worst case (about the plain size) and takes back
+  // what zlib did not use only as size: a kept buffer (rendered_targets.hpp)
+  // would hold the plain text's memory for a seventh of its bytes.
+  out.shrink_to_fit();
   return out;
 }
 

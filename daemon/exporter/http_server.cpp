@@ -397,6 +397,10 @@ HttpServer::~HttpServer() {
   for (auto& t : state_->threads) t.join();
 }
 
+HttpServer::ConnectionCounts HttpServer::connectionCounts() const {
+  return {state_->site->limiter->evictions(), state_->site->limiter->refusals()};
+}
+
 std::uint16_t HttpServer::port() const { return state_->port; }
 
 Result<std::unique_ptr<HttpServer>> HttpServer::start(const HttpServerOptions& options, std::string path,

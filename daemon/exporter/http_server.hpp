@@ -109,6 +109,14 @@ class HttpServer {
   // The TCP port actually bound (the one chosen by the kernel for port 0).
   std::uint16_t port() const;
 
+  // Connections closed to make room for a new one (the longest waiting), and
+  // new ones closed on accept because every open one was being answered.
+  struct ConnectionCounts {
+    std::uint64_t evicted_total = 0;
+    std::uint64_t refused_total = 0;
+  };
+  ConnectionCounts connectionCounts() const;
+
  private:
   struct State;
   explicit HttpServer(std::unique_ptr<State> state);

@@ -35,6 +35,13 @@ LatestSamples::Snapshot LatestSamples::snapshot() const {
   return out;
 }
 
+std::optional<LatestSamples::TargetSamples> LatestSamples::after(std::string_view name) const {
+  std::lock_guard lock(mutex_);
+  const auto it = targets_.upper_bound(name);
+  if (it == targets_.end()) return std::nullopt;
+  return TargetSamples{it->first, it->second};
+}
+
 std::size_t LatestSamples::targetCount() const {
   std::lock_guard lock(mutex_);
   return targets_.size();

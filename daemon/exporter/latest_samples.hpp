@@ -11,7 +11,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "drivers/sample.hpp"
@@ -36,6 +38,11 @@ class LatestSamples {
   void removeTarget(const std::string& target);
 
   Snapshot snapshot() const;
+
+  // The first target whose name sorts after `name` ("" for the first one),
+  // or nothing past the last: walks the targets one at a time without
+  // holding any of them longer than the caller keeps the result.
+  std::optional<TargetSamples> after(std::string_view name) const;
 
   // Called with every target's new Samples, on the thread of replaceTarget()
   // and after the swap (remote write pushes each poll). Set it before the

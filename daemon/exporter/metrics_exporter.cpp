@@ -92,35 +92,80 @@ std::shared_ptr<const ExportPolicy> MetricsExporter::policy() const {
   return policy_;
 }
 
-// Families in slices of about an eighth, in exposition order; the registries last.
+// A whole-instance scrape: family by family, the series of every target in
+// name order, each taken from that target's render of its latest poll
+// (RenderedTargets, shared with every other scrape), then the registries.
+// It keeps no snapshot of the fleet, only its place (family, target) and the
+// one text it is sending, and gives the server at most kPartBytes at a time:
+// a slow reader pins neither old polls nor a large slice (issue 15). A target
+// polled again while a scrape is under way is read from its newer poll for
+// the families not sent yet; every series still appears once.
 class MetricsExporter::Scrape : public HttpBodySource {
  public:
-  static constexpr std::size_t kSlices = 8;
+  static constexpr std::size_t kPartBytes = 16 * 1024;
 
-  Scrape(MetricsExporter& exporter, LatestSamples::Snapshot snapshot, std::shared_ptr<const ExportPolicy> policy)
-      : exporter_(exporter),
-        snapshot_(std::move(snapshot)),
-        policy_(std::move(policy)),
-        families_(sampleFamilyCount()) {}
+  Scrape(MetricsExporter& exporter, std::shared_ptr<const ExportPolicy> policy)
+      : exporter_(exporter), policy_(std::move(policy)), families_(sampleFamilyCount()) {}
 
   bool next(HttpBody& out) override {
-    if (next_family_ < families_) {
-      const std::size_t step = (families_ + kSlices - 1) / kSlices;
-      appendSampleExpositionParts(snapshot_, out, next_family_, next_family_ + step,
-                                  SeriesSelection{policy_.get(), true, false});
-      next_family_ += step;
-      return true;
+    std::string part;
+    part.reserve(kPartBytes);
+    bool more = true;
+    while (part.size() < kPartBytes && more) {
+      if (text_ && offset_ < text_->size()) {
+        const std::size_t n = std::min(kPartBytes - part.size(), text_->size() - offset_);
+        part.append(*text_, offset_, n);
+        offset_ += n;
+      } else {
+        more = advance();
+      }
     }
-    out.push_back(exporter_.renderRegistries());
-    return false;
+    if (!part.empty()) out.push_back(std::move(part));
+    return more;
   }
 
  private:
+  // Moves on to the next text to send; false once there is none.
+  bool advance() {
+    offset_ = 0;
+    text_ = std::move(after_header_);
+    if (text_) return true;
+    while (family_ < families_) {
+      const auto target = exporter_.samples_->after(target_);
+      if (!target) {
+        ++family_;
+        target_.clear();
+        header_sent_ = false;
+        continue;
+      }
+      target_ = target->target;
+      SharedText series = (*exporter_.rendered_.families(*target, policy_))[family_];
+      if (!series) continue;
+      if (header_sent_) {
+        text_ = std::move(series);
+      } else {
+        header_sent_ = true;
+        text_ = familyHeader(family_);
+        after_header_ = std::move(series);
+      }
+      return true;
+    }
+    if (registries_sent_) return false;
+    registries_sent_ = true;
+    text_ = std::make_shared<const std::string>(exporter_.renderRegistries());
+    return true;
+  }
+
   MetricsExporter& exporter_;
-  const LatestSamples::Snapshot snapshot_;
   const std::shared_ptr<const ExportPolicy> policy_;
   const std::size_t families_;
-  std::size_t next_family_ = 0;
+  std::size_t family_ = 0;
+  std::string target_;  // the last target sent of this family ("" before the first)
+  bool header_sent_ = false;
+  bool registries_sent_ = false;
+  SharedText text_;  // being sent, from offset_
+  std::size_t offset_ = 0;
+  SharedText after_header_;
 };
 
 std::vector<std::shared_ptr<prometheus::Collectable>> MetricsExporter::liveCollectables() {
@@ -134,6 +179,10 @@ std::vector<std::shared_ptr<prometheus::Collectable>> MetricsExporter::liveColle
 }
 
 std::string MetricsExporter::renderRegistries(Registries which) {
+  if (server_) {
+    const HttpServer::ConnectionCounts counts = server_->connectionCounts();
+    self_metrics_.setHttpConnectionCounts(counts.evicted_total, counts.refused_total);
+  }
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
   for (const auto& c : liveCollectables()) {
     // The per-target series (rules engine) belong to the per-target scrapes.
@@ -156,7 +205,7 @@ std::string MetricsExporter::renderTargetCollectables(std::string_view target) {
 }
 
 std::unique_ptr<HttpBodySource> MetricsExporter::scrape() {
-  return std::make_unique<Scrape>(*this, samples_->snapshot(), policy());
+  return std::make_unique<Scrape>(*this, policy());
 }
 
 std::string MetricsExporter::render() {
@@ -177,6 +226,7 @@ bool MetricsExporter::serves(std::string_view target) const {
 }
 
 HttpAnswer MetricsExporter::metrics(std::optional<std::string> target, bool gzip) {
+  rendered_.dropStale();  // O(targets); what a poll since the last scrape made old goes now
   if (!target) return answer(scrape(), gzip);
   const LatestSamples::Snapshot snapshot = samples_->snapshot();
   const LatestSamples::TargetSamples* samples = find(snapshot, *target);
@@ -186,7 +236,13 @@ HttpAnswer MetricsExporter::metrics(std::optional<std::string> target, bool gzip
   // The Samples' text is the shared buffer; the rules engine's few series
   // per port are rendered fresh (they change between polls).
   std::vector<SharedText> buffers;
-  if (samples != nullptr) buffers.push_back(rendered_.get(*samples, policy(), gzip));
+  if (samples != nullptr) {
+    if (gzip) {
+      buffers.push_back(rendered_.gzip(*samples, policy()));
+    } else {
+      buffers = targetText(*rendered_.families(*samples, policy()));
+    }
+  }
   std::string rules = renderTargetCollectables(*target);
   if (gzip) {
     // Two gzip members back to back are one valid gzip body (RFC 1952 2.2).

@@ -25,7 +25,7 @@
 // self-metrics registry and the collectables list; the server is stopped
 // first on destruction, so no scrape outlives what it reads. Thread-safety:
 // the accessors may be used from any thread; scrapes run on the server's
-// threads, each on its own snapshot of the Samples.
+// threads; a whole-instance scrape holds no snapshot (see Scrape).
 
 #include <prometheus/collectable.h>
 #include <prometheus/registry.h>

@@ -6,42 +6,92 @@
 #include "daemon/exporter/gzip_body.hpp"
 
 namespace opticsd {
+namespace {
 
-SharedText RenderedTargets::get(const LatestSamples::TargetSamples& target,
-                                const std::shared_ptr<const ExportPolicy>& policy, bool gzip) {
-  SharedText text;
+std::shared_ptr<const FamilyTexts> render(const LatestSamples::TargetSamples& target, const ExportPolicy* policy) {
+  auto out = std::make_shared<FamilyTexts>();
+  for (std::string& body : sampleFamilyBodies({target}, SeriesSelection{policy, true, false})) {
+    // Kept until the next poll: without the slack of growing it (up to half).
+    body.shrink_to_fit();
+    out->push_back(body.empty() ? nullptr : std::make_shared<const std::string>(std::move(body)));
+  }
+  return out;
+}
+
+}  // namespace
+
+const SharedText& familyHeader(std::size_t family) {
+  static const std::vector<SharedText> headers = [] {
+    std::vector<SharedText> all;
+    for (std::size_t f = 0; f < sampleFamilyCount(); ++f) {
+      all.push_back(std::make_shared<const std::string>(sampleFamilyHeader(f)));
+    }
+    return all;
+  }();
+  return headers.at(family);
+}
+
+std::vector<SharedText> targetText(const FamilyTexts& families) {
+  std::vector<SharedText> parts;
+  for (std::size_t f = 0; f < families.size(); ++f) {
+    if (!families[f]) continue;
+    parts.push_back(familyHeader(f));
+    parts.push_back(families[f]);
+  }
+  return parts;
+}
+
+RenderedTargets::Entry& RenderedTargets::current(const LatestSamples::TargetSamples& target,
+                                                 const std::shared_ptr<const ExportPolicy>& policy) {
+  Entry& entry = entries_[target.target];
+  // Owner equality: the weak reference keeps the old control block, so a new
+  // poll can never share its address.
+  const bool same_poll = !entry.samples.owner_before(target.samples) && !target.samples.owner_before(entry.samples);
+  if (!same_poll || entry.policy != policy) entry = Entry{target.samples, policy, nullptr, nullptr};
+  return entry;
+}
+
+std::shared_ptr<const FamilyTexts> RenderedTargets::families(const LatestSamples::TargetSamples& target,
+                                                             const std::shared_ptr<const ExportPolicy>& policy) {
   {
     std::lock_guard lock(mutex_);
-    const auto it = entries_.find(target.target);
-    if (it != entries_.end() && it->second.samples == target.samples && it->second.policy == policy) {
-      if (gzip && it->second.gzip) return it->second.gzip;
-      if (!gzip && it->second.text) return it->second.text;
-      text = it->second.text;
-    }
+    if (auto kept = current(target, policy).families) return kept;
   }
-  // Rendering and compressing run without the lock: other targets' scrapes go on.
-  if (!text) {
-    auto rendered = std::make_shared<std::string>();
-    appendSampleExposition({target}, *rendered, SeriesSelection{policy.get(), true, false});
-    text = std::move(rendered);
-  }
-  SharedText compressed = gzip ? std::make_shared<const std::string>(gzipped(*text)) : nullptr;
+  // Rendering runs without the lock: other targets' scrapes go on.
+  auto rendered = render(target, policy.get());
   std::lock_guard lock(mutex_);
-  Entry& entry = entries_[target.target];
-  if (entry.samples != target.samples || entry.policy != policy) entry = Entry{target.samples, policy, nullptr, nullptr};
-  // Only the form a scraper asked for is kept: Prometheus always asks for
-  // gzip, and the plain text is about seven times its size.
-  if (compressed) {
-    if (!entry.gzip) entry.gzip = std::move(compressed);
-    return entry.gzip;
+  Entry& entry = current(target, policy);
+  if (!entry.families) entry.families = std::move(rendered);
+  return entry.families;
+}
+
+SharedText RenderedTargets::gzip(const LatestSamples::TargetSamples& target,
+                                 const std::shared_ptr<const ExportPolicy>& policy) {
+  std::shared_ptr<const FamilyTexts> families;
+  {
+    std::lock_guard lock(mutex_);
+    Entry& entry = current(target, policy);
+    if (entry.gzip) return entry.gzip;
+    families = entry.families;
   }
-  if (!entry.text) entry.text = std::move(text);
-  return entry.text;
+  if (!families) families = render(target, policy.get());
+  std::string text;
+  for (const SharedText& part : targetText(*families)) text += *part;
+  auto compressed = std::make_shared<const std::string>(gzipped(text));
+  std::lock_guard lock(mutex_);
+  Entry& entry = current(target, policy);
+  if (!entry.gzip) entry.gzip = std::move(compressed);
+  return entry.gzip;
 }
 
 void RenderedTargets::retain(const std::vector<std::string>& names) {
   std::lock_guard lock(mutex_);
   std::erase_if(entries_, [&](const auto& e) { return !std::binary_search(names.begin(), names.end(), e.first); });
+}
+
+void RenderedTargets::dropStale() {
+  std::lock_guard lock(mutex_);
+  std::erase_if(entries_, [](const auto& e) { return e.second.samples.expired(); });
 }
 
 std::size_t RenderedTargets::size() const {

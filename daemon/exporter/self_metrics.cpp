@@ -87,6 +87,12 @@ SelfMetrics::SelfMetrics(prometheus::Registry& registry, std::string_view versio
                                       "Findings, suspects and baselines dropped because the findings queue was full.")),
       findings_errors_(singleCounter(registry, "opticsd_findings_store_write_errors_total",
                                      "Failed write transactions of the findings tables (retried).")),
+      connections_evicted_(singleCounter(registry, "opticsd_http_connections_evicted_total",
+                                         "Connections to /metrics closed to make room for a new one: the one that "
+                                         "had waited longest for a request (idle, slow or unauthenticated).")),
+      connections_refused_(singleCounter(registry, "opticsd_http_connections_refused_total",
+                                         "New connections to /metrics closed at once: every open one was being "
+                                         "answered.")),
       reload_success_(singleGauge(registry, "opticsd_config_reload_success",
                                   "Whether the last config load or reload succeeded (1) or was refused (0).")),
       reload_timestamp_(singleGauge(registry, "opticsd_config_last_reload_timestamp_seconds",
@@ -177,6 +183,12 @@ void SelfMetrics::setFindingsStoreStats(const FindingsStoreStats& stats) {
   findings_store_up_->Set(stats.up ? 1 : 0);
   advanceTo(findings_dropped_, stats.dropped_total);
   advanceTo(findings_errors_, stats.write_errors_total);
+}
+
+void SelfMetrics::setHttpConnectionCounts(std::uint64_t evicted_total, std::uint64_t refused_total) {
+  std::lock_guard lock(mutex_);
+  advanceTo(connections_evicted_, evicted_total);
+  advanceTo(connections_refused_, refused_total);
 }
 
 void SelfMetrics::recordConfigLoad(bool ok, double unix_seconds) {

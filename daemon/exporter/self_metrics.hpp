@@ -20,6 +20,9 @@
 //   opticsd_build_info{version}                    gauge, always 1
 //   opticsd_config_reload_success                  gauge 0/1, the last load or reload attempt
 //   opticsd_config_last_reload_timestamp_seconds   gauge, UNIX time of the last successful load
+//   opticsd_http_connections_evicted_total         counter, /metrics connections closed to make
+//                                                  room (the longest waiting for a request)
+//   opticsd_http_connections_refused_total         counter, closed on accept: every one busy
 //
 // Ownership: the metrics live in the Registry passed in, which must outlive
 // this object. Thread-safety: every method may be called from any thread;
@@ -73,6 +76,9 @@ class SelfMetrics {
   };
   void setFindingsStoreStats(const FindingsStoreStats& stats);
 
+  // The HTTP server's totals; counters only move forward.
+  void setHttpConnectionCounts(std::uint64_t evicted_total, std::uint64_t refused_total);
+
   // Config load or reload at `unix_seconds`; the timestamp moves only on success.
   void recordConfigLoad(bool ok, double unix_seconds);
 
@@ -110,6 +116,8 @@ class SelfMetrics {
   prometheus::Gauge* findings_store_up_ = nullptr;  // created when first known
   prometheus::Counter& findings_dropped_;
   prometheus::Counter& findings_errors_;
+  prometheus::Counter& connections_evicted_;
+  prometheus::Counter& connections_refused_;
   prometheus::Gauge& reload_success_;
   prometheus::Gauge& reload_timestamp_;
   std::map<std::string, TargetSeries, std::less<>> targets_;

@@ -85,6 +85,17 @@ Result<ExporterOptions> exporterOptions(const ListenConfig& listen) {
   ExporterOptions options;
   options.listen = listen.address;
   sizeConnectionTable(options);
+  // The operator's own limits (listen: section) over the sized defaults.
+  if (listen.max_connections) {
+    options.max_connections = *listen.max_connections;
+    options.max_connections_per_source = std::max<std::size_t>(1, options.max_connections / 2);
+  }
+  if (listen.max_connections_per_source) {
+    options.max_connections_per_source = std::min(options.max_connections, *listen.max_connections_per_source);
+  }
+  if (listen.request_timeout) options.idle_timeout = *listen.request_timeout;
+  if (listen.tls_handshake_timeout) options.handshake_timeout = *listen.tls_handshake_timeout;
+  if (listen.write_timeout) options.write_timeout = *listen.write_timeout;
   if (!listen.basic_auth_user.empty()) {
     auto password = readSecretFile(listen.basic_auth_password_file);
     if (!password) return fail("listen.basic_auth_password_file: " + password.error().message);

@@ -326,3 +326,44 @@ TEST(ConfigTest, AMisspelledSecretKeyIsUnknownAndTheSecretMissingNotShort) {
 
 }  // namespace
 }  // namespace opticsd
+
+namespace opticsd {
+namespace {
+
+TEST(ConfigTest, ConnectionLimitsAreListenKeysCheckedAtLoad) {
+  auto config = loadConfigText(
+      "listen: {address: '127.0.0.1:9464', max_connections: 300, max_connections_per_source: 100,\n"
+      "         request_timeout: 4s, tls_handshake_timeout: 3s, write_timeout: 90s}\n"
+      "targets: [{name: a, driver: sim}]\n",
+      "t.yaml");
+  ASSERT_TRUE(config) << config.error().format();
+  EXPECT_EQ(config->listen.max_connections, 300u);
+  EXPECT_EQ(config->listen.max_connections_per_source, 100u);
+  EXPECT_EQ(config->listen.request_timeout, std::chrono::seconds(4));
+  EXPECT_EQ(config->listen.tls_handshake_timeout, std::chrono::seconds(3));
+  EXPECT_EQ(config->listen.write_timeout, std::chrono::seconds(90));
+
+  const auto unset = loadConfigText("targets: [{name: a, driver: sim}]\n", "t.yaml");
+  ASSERT_TRUE(unset) << unset.error().format();
+  EXPECT_FALSE(unset->listen.max_connections);  // run sizes it to the open-file limit
+  EXPECT_FALSE(unset->listen.request_timeout);
+
+  const std::pair<const char*, const char*> bad[] = {
+      {"max_connections: 0", "t.yaml:1:54: listen.max_connections: expected an integer from 1 to 1000000"},
+      {"max_connections: 10, max_connections_per_source: 11",
+       "listen.max_connections_per_source: must not exceed max_connections (10)"},
+      {"request_timeout: 0s", "listen.request_timeout: must be longer than 0s"},
+      {"write_timeout: soon", "listen.write_timeout"},
+      {"max_conections: 10", "unknown key 'max_conections'"},
+  };
+  for (const auto& [keys, message] : bad) {
+    const auto result = loadConfigText(std::string("listen: {address: '127.0.0.1:9464', ") + keys +
+                                           "}\ntargets: [{name: a, driver: sim}]\n",
+                                       "t.yaml");
+    ASSERT_FALSE(result) << keys;
+    EXPECT_NE(result.error().format().find(message), std::string::npos) << keys << ": " << result.error().format();
+  }
+}
+
+}  // namespace
+}  // namespace opticsd

@@ -174,6 +174,9 @@ TEST(HttpServer, AFullTableEvictsTheOldestSilentConnectionAndServesTheNewOne) {
   asio::read(idle[0], asio::dynamic_buffer(rest), ec);
   EXPECT_EQ(ec, asio::error::eof);
   EXPECT_EQ(rest, "");
+  // What /metrics/self reports: idle[0], and idle[1] unless the first scrape had left by then.
+  EXPECT_GE(server->connectionCounts().evicted_total, 1u);
+  EXPECT_EQ(server->connectionCounts().refused_total, 0u);
 }
 
 TEST(HttpServer, ASourceAtItsLimitLosesItsOwnOldestConnection) {

@@ -3,6 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <boost/asio.hpp>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "daemon/exporter/exposition_text.hpp"
 #include "exposition.hpp"
 
 namespace opticsd {
@@ -107,6 +114,114 @@ TEST(MetricsExporter, BasicAuth) {
   const auto ok = test::httpGet(port, "/metrics", "Authorization: Basic cHJvbWV0aGV1czpzM2NyZXQ=\r\n");
   EXPECT_EQ(ok.status, 200);
   EXPECT_THAT(ok.body, HasSubstr("opticsd_build_info"));
+}
+
+// A fleet of `targets` targets x `ports` modules of 8 lanes, with values in
+// several families (module, lane, FEC, info) so the scrape crosses targets
+// within each family.
+std::vector<Sample> switchModules(const std::string& target, int ports, double offset) {
+  std::vector<Sample> out;
+  for (int p = 1; p <= ports; ++p) {
+    Sample s;
+    s.target = target;
+    s.port = "Ethernet" + std::to_string(p);
+    s.identity.vendor = "ACME";
+    s.module.set(ModuleMetric::kTemperatureCelsius, 40 + offset + p);
+    s.fec.corrected_blocks_total = 1000 + p + static_cast<std::uint64_t>(offset);
+    for (std::uint16_t l = 1; l <= 8; ++l) {
+      Lane lane;
+      lane.number = l;
+      lane.values.set(LaneMetric::kRxPowerDbm, -1.25 - offset - l);
+      lane.values.set(LaneMetric::kTxPowerDbm, 0.5 + offset + l);
+      s.lanes.push_back(lane);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// Everything a body source gives, and the largest part of one next() call.
+std::pair<std::string, std::size_t> drainWithLargestCall(HttpBodySource& source) {
+  std::string text;
+  std::size_t largest = 0;
+  for (bool more = true; more;) {
+    HttpBody parts;
+    more = source.next(parts);
+    std::size_t call = 0;
+    for (const auto& p : parts) call += p.size();
+    largest = std::max(largest, call);
+    appendJoined(parts, text);
+  }
+  return {text, largest};
+}
+
+TEST(MetricsExporter, AWholeScrapeIsTheFleetsTextComposedOfPerTargetRendersInSmallParts) {
+  auto exporter = MetricsExporter::start(ephemeral(), "0.1.0");
+  ASSERT_TRUE(exporter) << exporter.error().message;
+  for (const char* name : {"spine-2", "leaf-1", "leaf-3"}) {
+    (*exporter)->samples().replaceTarget(name, switchModules(name, 40, 0));
+  }
+  const auto [text, largest] = drainWithLargestCall(*(*exporter)->scrape());
+  // Byte for byte what one render of the whole snapshot gives (family by
+  // family across the targets), then the self-metrics.
+  std::string expected;
+  appendSampleExposition((*exporter)->samples().snapshot(), expected, SeriesSelection{nullptr, true, false});
+  ASSERT_GT(expected.size(), 3 * 16 * 1024u);
+  EXPECT_EQ(text.substr(0, expected.size()), expected);
+  EXPECT_THAT(text.substr(expected.size()), HasSubstr("opticsd_build_info{version=\"0.1.0\"} 1"));
+  EXPECT_LE(largest, 16 * 1024u);  // what one connection holds at a time
+  // A second scrape of the same polls gives the same bytes (from the shared renders).
+  EXPECT_EQ((*exporter)->render(), text);
+}
+
+TEST(MetricsExporter, AScrapeUnderWayPinsNoPollAndStillHasEverySeriesOnce) {
+  auto exporter = MetricsExporter::start(ephemeral(), "0.1.0");
+  ASSERT_TRUE(exporter) << exporter.error().message;
+  LatestSamples& samples = (*exporter)->samples();
+  samples.replaceTarget("leaf-1", switchModules("leaf-1", 40, 0));
+  samples.replaceTarget("leaf-2", switchModules("leaf-2", 40, 0));
+  std::weak_ptr<const std::vector<Sample>> first_poll = samples.snapshot().front().samples;
+
+  auto scrape = (*exporter)->scrape();
+  HttpBody parts;
+  ASSERT_TRUE(scrape->next(parts));
+  // Both targets are polled again while the scrape is being read.
+  samples.replaceTarget("leaf-1", switchModules("leaf-1", 40, 100));
+  samples.replaceTarget("leaf-2", switchModules("leaf-2", 40, 100));
+  EXPECT_TRUE(first_poll.expired());  // the slow reader does not keep the old poll alive
+
+  std::string text;
+  appendJoined(parts, text);
+  text += drainWithLargestCall(*scrape).first;
+  std::set<std::string> module_series;
+  for (const auto& [name, value] : test::parseSeries(text)) {
+    if (name.find("port=\"") == std::string::npos) continue;  // self-metrics
+    EXPECT_TRUE(module_series.insert(name).second) << "twice: " << name;
+  }
+  std::string fresh;
+  appendSampleExposition(samples.snapshot(), fresh, SeriesSelection{nullptr, true, false});
+  EXPECT_EQ(module_series.size(), test::parseSeries(fresh).size());
+  // The families not sent yet when the targets were polled again come from the new poll.
+  EXPECT_EQ(test::valueOf(text, R"(opticsd_fec_corrected_blocks_total{target="leaf-2",port="Ethernet40"})"), 1140);
+  EXPECT_EQ(test::valueOf(text, R"(opticsd_lane_tx_power_dbm{target="leaf-2",port="Ethernet40",lane="8"})"), 108.5);
+}
+
+TEST(MetricsExporter, SelfMetricsCountTheConnectionsEvictedToMakeRoom) {
+  ExporterOptions o = ephemeral();
+  o.max_connections = 2;
+  auto exporter = MetricsExporter::start(o, "0.1.0");
+  ASSERT_TRUE(exporter) << exporter.error().message;
+  const std::uint16_t port = (*exporter)->port();
+  EXPECT_THAT((*exporter)->render(), HasSubstr("\nopticsd_http_connections_evicted_total 0\n"));
+  boost::asio::io_context io;
+  std::vector<boost::asio::ip::tcp::socket> silent;
+  for (int i = 0; i < 2; ++i) {
+    silent.emplace_back(io).connect({boost::asio::ip::make_address("127.0.0.1"), port});
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // admitted before the scrape
+  }
+  const auto r = test::httpGet(port, "/metrics/self");
+  EXPECT_EQ(test::valueOf(r.body, "opticsd_http_connections_evicted_total"), 1);
+  EXPECT_EQ(test::valueOf(r.body, "opticsd_http_connections_refused_total"), 0);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include "daemon/exporter/accept_encoding.hpp"
+#include "daemon/exporter/exposition_text.hpp"
 #include "daemon/exporter/gzip_body.hpp"
 #include "daemon/exporter/query_parameter.hpp"
 #include "daemon/exporter/rendered_targets.hpp"
@@ -69,6 +70,7 @@ TEST(GzipBody, StreamedPartsInflateToTheSameText) {
   EXPECT_EQ(gunzipOne(compressed), text);
   EXPECT_LT(compressed.size() * 8, text.size());  // Prometheus text shrinks well
   EXPECT_EQ(gunzipOne(gzipped(text)), text);
+  EXPECT_LT(gzipped(text).capacity() * 8, text.size());  // its memory too, not only its size
   EXPECT_EQ(gunzipOne(gzipped("")), "");
 }
 
@@ -85,6 +87,13 @@ TEST(SharedBufferBody, ServesEveryBufferInSlicesWithoutOwningACopy) {
   EXPECT_EQ(big.use_count(), 1);  // let go once sent
 }
 
+// The whole text of one target's rendered families.
+std::string joined(const FamilyTexts& families) {
+  std::string out;
+  for (const SharedText& part : targetText(families)) out += *part;
+  return out;
+}
+
 TEST(RenderedTargets, OnePollIsRenderedOnceAndServedFromTheSameBuffer) {
   RenderedTargets rendered;
   auto policy = std::make_shared<const ExportPolicy>();
@@ -94,22 +103,41 @@ TEST(RenderedTargets, OnePollIsRenderedOnceAndServedFromTheSameBuffer) {
   s.module.set(ModuleMetric::kTemperatureCelsius, 41);
   LatestSamples::TargetSamples poll{"leaf-1", std::make_shared<const std::vector<Sample>>(std::vector<Sample>{s})};
 
-  const SharedText first = rendered.get(poll, policy, false);
-  EXPECT_THAT(*first,
+  const auto first = rendered.families(poll, policy);
+  const std::string first_text = joined(*first);
+  EXPECT_THAT(first_text,
               ::testing::HasSubstr("opticsd_module_temperature_celsius{target=\"leaf-1\",port=\"Ethernet1\"} 41"));
-  EXPECT_EQ(rendered.get(poll, policy, false), first);  // same buffer, not re-rendered
-  const SharedText packed = rendered.get(poll, policy, true);
-  EXPECT_EQ(rendered.get(poll, policy, true), packed);
-  EXPECT_EQ(gunzipOne(*packed), *first);
+  std::string whole;
+  appendSampleExposition({poll}, whole, SeriesSelection{policy.get(), true, false});
+  EXPECT_EQ(first_text, whole);  // the same bytes as rendering the target whole
+  EXPECT_EQ(rendered.families(poll, policy), first);  // same buffers, not re-rendered
+  const SharedText packed = rendered.gzip(poll, policy);
+  EXPECT_EQ(rendered.gzip(poll, policy), packed);
+  EXPECT_EQ(gunzipOne(*packed), first_text);
+  // What is kept until the next poll holds no slack: a gzip buffer sized for
+  // the worst case held about the plain text's memory.
+  EXPECT_LE(packed->capacity(), packed->size() + 16);
+  for (const SharedText& family : *first) {
+    if (family) {
+      EXPECT_LE(family->capacity(), family->size() + 16);
+    }
+  }
 
   s.module.set(ModuleMetric::kTemperatureCelsius, 42);
   LatestSamples::TargetSamples next{"leaf-1", std::make_shared<const std::vector<Sample>>(std::vector<Sample>{s})};
-  const SharedText second = rendered.get(next, policy, false);
+  const auto second = rendered.families(next, policy);
   EXPECT_NE(second, first);
-  EXPECT_THAT(*second, ::testing::HasSubstr("} 42"));
-  EXPECT_THAT(*first, ::testing::HasSubstr("} 41"));  // a reader of the old poll still has it whole
-  EXPECT_NE(rendered.get(next, std::make_shared<const ExportPolicy>(ExportDetail::kFull), false), second);
+  EXPECT_THAT(joined(*second), ::testing::HasSubstr("} 42"));
+  EXPECT_THAT(joined(*first), ::testing::HasSubstr("} 41"));  // a reader of the old poll still has it whole
+  EXPECT_NE(rendered.families(next, std::make_shared<const ExportPolicy>(ExportDetail::kFull)), second);
 
+  rendered.dropStale();
+  EXPECT_EQ(rendered.size(), 1u);  // `next` is still the latest poll
+  next.samples.reset();            // ... until a newer poll replaces it
+  rendered.dropStale();
+  EXPECT_EQ(rendered.size(), 0u);
+
+  rendered.families(poll, policy);
   rendered.retain({"leaf-2"});
   EXPECT_EQ(rendered.size(), 0u);
 }
