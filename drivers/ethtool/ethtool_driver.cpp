@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "drivers/ethtool/interface_selector.hpp"
+#include "drivers/options/option_reader.hpp"
 
 namespace opticsd::ethtool {
 
@@ -147,15 +148,32 @@ void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms
   }
 }
 
-std::unique_ptr<Driver> createEthtoolDriver(const DriverContext& context, OptionReader& options) {
+namespace {
+
+std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& options) {
   EthtoolOptions parsed;
   parsed.interfaces = options.stringList("interfaces");
   for (const auto& pattern : parsed.interfaces) {
     if (pattern.empty()) options.error("interfaces", "empty interface name");
   }
-  // Unknown keys are rejected by the caller, which also reads name, driver, interval.
   if (!options.valid()) return nullptr;
-  return std::make_unique<EthtoolDriver>(context.target_name, context.io, std::move(parsed));
+  return makeDriverConfig(std::move(parsed));
+}
+
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
+  const auto* options = driverConfigAs<EthtoolOptions>(config);
+  if (options == nullptr) {
+    return fail("target=" + context.target_name + " driver=ethtool given another driver's config");
+  }
+  return std::make_unique<EthtoolDriver>(context.target_name, &context.io, *options);
+}
+
+}  // namespace
+
+const DriverEntry& driverEntry() {
+  static constexpr DriverEntry entry{
+      "ethtool", "this Linux host's optical modules, FEC and link state over ethtool netlink", &validate, &create, {}};
+  return entry;
 }
 
 }  // namespace opticsd::ethtool

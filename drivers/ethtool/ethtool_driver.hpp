@@ -19,8 +19,6 @@
 #include "drivers/driver.hpp"
 #include "drivers/ethtool/link_monitor.hpp"
 #include "drivers/ethtool/port_reader.hpp"
-#include "drivers/options/option_reader.hpp"
-#include "drivers/registry.hpp"
 
 namespace opticsd::ethtool {
 
@@ -66,7 +64,7 @@ class EthtoolDriver : public Driver {
   std::size_t ports_left_ = 0;
 };
 
-// Registry factory: reads `interfaces`; with a null io it only validates.
-std::unique_ptr<Driver> createEthtoolDriver(const DriverContext& context, OptionReader& options);
+// validate: `interfaces` into EthtoolOptions; create: an EthtoolDriver.
+const DriverEntry& driverEntry();
 
 }  // namespace opticsd::ethtool
