@@ -117,14 +117,15 @@ void EthtoolDriver::pollInterfaces(std::int64_t now_ms) {
   const auto generation = generation_;
   for (const auto& name : selection.selected) {
     // An ioctl result may arrive after the driver is gone: hold it weakly.
-    readPort(context, name, [this, alive = std::weak_ptr<bool>(alive_), generation, now_ms](PortReading reading) {
-      if (alive.expired() || generation != generation_) return;
-      finishPort(generation, now_ms, std::move(reading));
-    });
+    readPort(context, name,
+             [this, alive = std::weak_ptr<bool>(alive_), generation, now_ms](module::PortReading reading) {
+               if (alive.expired() || generation != generation_) return;
+               finishPort(generation, now_ms, std::move(reading));
+             });
   }
 }
 
-void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms, PortReading reading) {
+void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms, module::PortReading reading) {
   if (observer_) observer_(reading);
   if (reading.module_present) {
     noted_without_module_.erase(reading.port);
@@ -132,7 +133,7 @@ void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms
       if (reading.link.up) links_->seed(reading.port, *reading.link.up);
       reading.link.down_events_total = links_->downEvents(reading.port);
     }
-    result_.samples.push_back(sampleFromReading(target_, now_ms, reading));
+    result_.samples.push_back(module::sampleFromReading(target_, now_ms, reading));
   } else {
     // Loopback, veth, an empty cage: not an error, noted once per interface.
     if (noted_without_module_.insert(reading.port).second) {

@@ -26,7 +26,7 @@ PollResult ReplayDriver::step(std::int64_t now_ms) {
   for (const auto& port : directory_.ports) {
     auto reading = readingAt(port, step_);
     if (!reading.module_present && reading.fec.empty() && !reading.link.up) continue;  // an emptied cage
-    result.samples.push_back(ethtool::sampleFromReading(target_, now_ms, reading));
+    result.samples.push_back(module::sampleFromReading(target_, now_ms, reading));
   }
   ++step_;
   return result;
