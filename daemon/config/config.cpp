@@ -186,24 +186,18 @@ void readTargets(const YAML::Node& list, const std::string& file, std::vector<Co
     if (!target.driver.empty()) {
       const DriverEntry* entry = findDriver(target.driver);
       if (entry == nullptr) {
-        std::string known;
-        for (const auto& d : driverRegistry()) known += (known.empty() ? "" : ", ") + std::string(d.name);
-        r.error("driver", "unknown driver '" + target.driver + "' (expected one of: " + known + ")");
+        r.error("driver", "unknown driver '" + target.driver + "' (expected one of: " + driverNames() + ")");
       } else {
-        // Validate the driver's own keys now (no io_context: nothing starts).
-        DriverContext context{target.name, nullptr};
-        (void)entry->create(context, r);
+        // The driver's own keys, read once: run creates the driver from this.
+        target.driver_config = entry->validate(target.name, r);
+        if (target.driver_config == nullptr && r.valid()) {
+          r.error("", "the " + target.driver + " driver refused its options");
+        }
         r.rejectUnknownKeys();
       }
     }
     out.push_back(std::move(target));
   }
-}
-
-std::string digestOf(const std::string& text) {
-  std::ostringstream out;
-  out << std::hex << stableNameHash(text);
-  return out.str();
 }
 
 }  // namespace
@@ -267,7 +261,6 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   }
   Config config;
   config.source = source;
-  config.digest = digestOf(text);
   OptionReader top(root, source, "", errors.issues);
   if (!root.IsMap()) return tl::unexpected(std::move(errors));
   reportDuplicateKeys(root, source, errors.issues);
@@ -287,10 +280,9 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   for (const auto& t : config.targets) {
     if (t.export_setting.detail) config.export_policy.setTarget(t.name, *t.export_setting.detail, t.export_setting.ports);
   }
-  config.rules = top.raw("rules").value_or(YAML::Node());
-  config.topology = top.raw("topology").value_or(YAML::Node());
-  (void)parseRules(config.rules, source, errors.issues);  // rejected up front, naming the rule
-  (void)parseTopology(config.topology, source, errors.issues);
+  // Problems are rejected up front, naming the rule; the service and reload use these as parsed.
+  config.rules = parseRules(top.raw("rules").value_or(YAML::Node()), source, errors.issues);
+  config.topology = parseTopology(top.raw("topology").value_or(YAML::Node()), source, errors.issues);
   top.rejectUnknownKeys();
   if (config.targets.empty() && errors.issues.empty()) {
     top.error("targets", "no targets configured: add at least one under 'targets:'");

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,7 +16,10 @@
 
 #include "daemon/exporter/export_detail.hpp"
 #include "daemon/remote_write/remote_write_config.hpp"
+#include "daemon/rules/rule_config.hpp"
 #include "daemon/store/store_options.hpp"
+#include "daemon/topology/topology.hpp"
+#include "drivers/driver.hpp"
 #include "drivers/options/option_reader.hpp"
 #include "drivers/result.hpp"
 
@@ -74,7 +78,8 @@ struct TargetConfig {
   std::string driver;
   std::optional<std::chrono::milliseconds> interval;  // overrides poll.interval
   std::optional<std::chrono::milliseconds> timeout;   // overrides poll.timeout
-  YAML::Node options;  // the target's mapping; the driver factory reads its own keys from it
+  YAML::Node options;  // the target's mapping as written (reload fingerprints, secret-file checks)
+  std::shared_ptr<const DriverConfig> driver_config;  // the driver's validate() of `options`: never null
   ExportSetting export_setting;  // `export:` on the target: its detail level, or its listed ports'
 };
 
@@ -88,9 +93,8 @@ struct Config {
   std::vector<TargetConfig> targets;     // all configured targets, before sharding
   ExportPolicy export_policy;            // `export:` at the top and on targets: the series budget
   std::optional<RemoteWriteConfig> remote_write;  // push every poll to a remote-write receiver
-  YAML::Node rules;                      // validated by the rules engine
-  YAML::Node topology;                   // validated by the topology loader
-  std::string digest;                    // hash of the text, to tell a reload that changed nothing
+  RuleSet rules;                         // `rules:` over the defaults, parsed once at load
+  Topology topology;                     // `topology:`, parsed once at load
 
   std::vector<const TargetConfig*> targetsForThisShard() const;
 };

@@ -9,10 +9,11 @@
 #include <cstring>
 
 #include "drivers/ethtool/interface_selector.hpp"
+#include "drivers/options/option_reader.hpp"
 
 namespace opticsd::ethtool {
 
-EthtoolDriver::EthtoolDriver(std::string target, boost::asio::io_context* io, EthtoolOptions options)
+EthtoolDriver::EthtoolDriver(std::string target, boost::asio::io_context& io, EthtoolOptions options)
     : target_(std::move(target)), io_(io), options_(std::move(options)) {}
 
 EthtoolDriver::~EthtoolDriver() {
@@ -37,14 +38,8 @@ void EthtoolDriver::poll(std::int64_t now_ms, Done done) {
   cancel();  // a poll still in flight is abandoned: its late replies are ignored
   done_ = std::move(done);
   result_ = PollResult{};
-  if (io_ == nullptr) {
-    result_.errors.push_back("target=" + target_ + " driver=ethtool created for validation only");
-    auto finish = std::move(done_);
-    finish(std::move(result_));
-    return;
-  }
   if (!channel_) {
-    auto channel = NetlinkChannel::open(*io_, NETLINK_GENERIC);
+    auto channel = NetlinkChannel::open(io_, NETLINK_GENERIC);
     if (!channel) {
       result_.errors.push_back("target=" + target_ + " driver=ethtool " + channel.error().message);
       auto finish = std::move(done_);
@@ -54,7 +49,7 @@ void EthtoolDriver::poll(std::int64_t now_ms, Done done) {
     channel_ = std::move(*channel);
   }
   if (!links_) {
-    auto monitor = LinkMonitor::start(*io_);
+    auto monitor = LinkMonitor::start(io_);
     if (monitor) {
       links_ = std::move(*monitor);
     } else {
@@ -109,21 +104,22 @@ void EthtoolDriver::pollInterfaces(std::int64_t now_ms) {
     return;
   }
   PortReadContext context;
-  context.io = io_;
+  context.io = &io_;
   context.channel = family_ ? channel_ : nullptr;
   context.family = family_;
   context.legacy_pool = legacy_pool_.get();
   const auto generation = generation_;
   for (const auto& name : selection.selected) {
     // An ioctl result may arrive after the driver is gone: hold it weakly.
-    readPort(context, name, [this, alive = std::weak_ptr<bool>(alive_), generation, now_ms](PortReading reading) {
-      if (alive.expired() || generation != generation_) return;
-      finishPort(generation, now_ms, std::move(reading));
-    });
+    readPort(context, name,
+             [this, alive = std::weak_ptr<bool>(alive_), generation, now_ms](module::PortReading reading) {
+               if (alive.expired() || generation != generation_) return;
+               finishPort(generation, now_ms, std::move(reading));
+             });
   }
 }
 
-void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms, PortReading reading) {
+void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms, module::PortReading reading) {
   if (observer_) observer_(reading);
   if (reading.module_present) {
     noted_without_module_.erase(reading.port);
@@ -131,7 +127,7 @@ void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms
       if (reading.link.up) links_->seed(reading.port, *reading.link.up);
       reading.link.down_events_total = links_->downEvents(reading.port);
     }
-    result_.samples.push_back(sampleFromReading(target_, now_ms, reading));
+    result_.samples.push_back(module::sampleFromReading(target_, now_ms, reading));
   } else {
     // Loopback, veth, an empty cage: not an error, noted once per interface.
     if (noted_without_module_.insert(reading.port).second) {
@@ -147,15 +143,31 @@ void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms
   }
 }
 
-std::unique_ptr<Driver> createEthtoolDriver(const DriverContext& context, OptionReader& options) {
+namespace {
+
+std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& options) {
   EthtoolOptions parsed;
   parsed.interfaces = options.stringList("interfaces");
   for (const auto& pattern : parsed.interfaces) {
     if (pattern.empty()) options.error("interfaces", "empty interface name");
   }
-  // Unknown keys are rejected by the caller, which also reads name, driver, interval.
   if (!options.valid()) return nullptr;
-  return std::make_unique<EthtoolDriver>(context.target_name, context.io, std::move(parsed));
+  return makeDriverConfig(std::move(parsed));
+}
+
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const EthtoolOptions& options) {
+  return std::make_unique<EthtoolDriver>(context.target_name, context.io, options);
+}
+
+}  // namespace
+
+const DriverEntry& driverEntry() {
+  static constexpr DriverEntry entry{"ethtool",
+                                     "this Linux host's optical modules, FEC and link state over ethtool netlink",
+                                     &validate,
+                                     &createWith<EthtoolOptions, &create>,
+                                     {}};
+  return entry;
 }
 
 }  // namespace opticsd::ethtool

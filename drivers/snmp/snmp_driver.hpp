@@ -18,7 +18,8 @@
 #include <memory>
 #include <optional>
 
-#include "drivers/registry.hpp"
+#include "drivers/driver.hpp"
+#include "drivers/options/option_reader.hpp"
 #include "drivers/snmp/host_resolver.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
@@ -45,7 +46,8 @@ class SnmpDriver : public Driver {
   // Opens a session to the target at `address` (numeric, already resolved).
   using SessionFactory = std::function<Result<std::unique_ptr<Session>>(const std::string& address)>;
 
-  // `io` receives deferred completions; null only for validation. `resolver`
+  // `io` receives deferred completions and host-name lookups (null: the
+  // address is used as given; driverEntry().create always passes one). `resolver`
   // null: the process-wide HostResolver::shared().
   SnmpDriver(boost::asio::io_context* io, std::string target, DriverOptions options,
              std::shared_ptr<const ProfileCatalog> catalog, SessionFactory make_session,
@@ -89,6 +91,9 @@ class SnmpDriver : public Driver {
   std::shared_ptr<Round> round_;
 };
 
-std::unique_ptr<Driver> createSnmpDriver(const DriverContext& context, OptionReader& options);
+// validate: readDriverOptions (which loads the profile catalogue once);
+// create: an SnmpDriver with net-snmp sessions on the context's io_context.
+// Secret keys: community, auth_password, priv_password.
+const DriverEntry& driverEntry();
 
 }  // namespace opticsd::snmp
