@@ -173,10 +173,9 @@ Result<HistoryResult> HistoryQuery::query(const HistoryFilter& filter) {
   }
   if (step != SQLITE_DONE) return fail(db_.error("reading module history"));
 
-  auto ids = db_.prepare(
-      "SELECT family, form_factor, media, vendor, vendor_oui, part_number, revision, serial, date_code, connector,"
-      " firmware_version, spec_revision, modulation, wavelength_nm, cable_length_m, lane_rate_gbps,"
-      " first_seen_ms, last_seen_ms FROM module_identities WHERE module_id = ?1 ORDER BY first_seen_ms, id");
+  auto ids = db_.prepare("SELECT " + identityColumns() +
+                         ", first_seen_ms, last_seen_ms FROM module_identities WHERE module_id = ?1"
+                         " ORDER BY first_seen_ms, id");
   if (!ids) return tl::unexpected(ids.error());
   ids->bind(1, std::optional<std::int64_t>(module_id));
   int rc = SQLITE_ROW;
