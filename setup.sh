@@ -22,7 +22,7 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev prometheus-cpp-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libexpected-dev libsystemd-dev
   libmnl-dev libssl-dev zlib1g-dev libprotobuf-dev protobuf-compiler libsnappy-dev)
 TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev snmpd snmp snmpsim prometheus prometheus-alertmanager prometheus-snmp-exporter sqlite3 curl iproute2
-  ethtool procps python3 clang libclang-rt-14-dev systemd lintian dpkg-dev devscripts file openssl victoria-metrics)
+  ethtool procps python3 clang clang-tidy libclang-rt-14-dev systemd lintian dpkg-dev devscripts file openssl victoria-metrics)
 # The system test boots the package in a debootstrap tree with systemd-nspawn.
 SYSTEM_PACKAGES=(debootstrap systemd-container util-linux coreutils)
 

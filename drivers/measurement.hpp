@@ -2,8 +2,11 @@
 // The catalogue of every value opticsd knows how to carry, with its unit.
 //
 // One table drives the Sample's storage, the exporter's metric names, the
-// store's column names and the rules engine's lookups, so a new value is one
-// row here and nowhere else. Units are part of each name on purpose.
+// history store's keys, the JSON output and the rules engine's lookups. A new
+// value is an enum entry and a row here, plus its label in the decode text
+// (daemon/output/sample_text.cpp, a switch the compiler checks); the store
+// needs no migration since schema 7, which gives each key a code in
+// metric_codes when first written. Units are part of each name on purpose.
 
 #include <array>
 #include <cstddef>

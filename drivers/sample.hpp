@@ -88,6 +88,44 @@ struct ModuleIdentity {
   std::optional<bool> vdm_supported;                    // CMIS page 01h byte 142 bit 6
 };
 
+// The identity fields that are one text or one number each, one row each:
+// the history store's module_identities columns (written, compared, read
+// back) and the exporter's opticsd_module_info labels come from these
+// tables. A new field is a ModuleIdentity member, a row here and, for the
+// store, a migration adding its column (tests/unit/store/schema_test.cpp
+// checks every row has one). Rows are in the order of the info labels.
+struct IdentityTextInfo {
+  std::string_view key;  // the store column and the info label
+  std::string_view (*text)(const ModuleIdentity&);
+  bool info_label;  // a label of opticsd_module_info
+};
+// Family and modulation are enums: their toString() names are stored and exported.
+inline constexpr std::array<IdentityTextInfo, 13> kIdentityTextInfo{{
+    {"family", [](const ModuleIdentity& id) { return toString(id.family); }, true},
+    {"form_factor", [](const ModuleIdentity& id) -> std::string_view { return id.form_factor; }, true},
+    {"media", [](const ModuleIdentity& id) -> std::string_view { return id.media; }, true},
+    {"vendor", [](const ModuleIdentity& id) -> std::string_view { return id.vendor; }, true},
+    {"vendor_oui", [](const ModuleIdentity& id) -> std::string_view { return id.vendor_oui; }, false},
+    {"part_number", [](const ModuleIdentity& id) -> std::string_view { return id.part_number; }, true},
+    {"serial", [](const ModuleIdentity& id) -> std::string_view { return id.serial; }, true},
+    {"revision", [](const ModuleIdentity& id) -> std::string_view { return id.revision; }, true},
+    {"date_code", [](const ModuleIdentity& id) -> std::string_view { return id.date_code; }, false},
+    {"connector", [](const ModuleIdentity& id) -> std::string_view { return id.connector; }, false},
+    {"firmware_version", [](const ModuleIdentity& id) -> std::string_view { return id.firmware_version; }, true},
+    {"spec_revision", [](const ModuleIdentity& id) -> std::string_view { return id.spec_revision; }, false},
+    {"modulation", [](const ModuleIdentity& id) { return toString(id.modulation); }, true},
+}};
+
+struct IdentityNumberInfo {
+  std::string_view key;  // the store column
+  std::optional<double> ModuleIdentity::*member;
+};
+inline constexpr std::array<IdentityNumberInfo, 3> kIdentityNumberInfo{{
+    {"wavelength_nm", &ModuleIdentity::wavelength_nm},
+    {"cable_length_m", &ModuleIdentity::cable_length_m},
+    {"lane_rate_gbps", &ModuleIdentity::lane_rate_gbps},
+}};
+
 // Module-advertised limits for one metric, in the metric's own unit.
 struct Thresholds {
   std::optional<double> high_alarm;
@@ -140,6 +178,26 @@ struct LaneStatus {
   // 4 activated, 5 Tx turn-on, 6 Tx turn-off, 7 initialized.
   std::optional<std::uint8_t> data_path_state;
 };
+
+// The lane's yes/no statuses, one row each: the exporter's
+// opticsd_lane_<key> families, the history store's keys and the decimator's
+// state signature walk this table, so a new status is a LaneStatus member and
+// a row here (data_path_state, a number, is handled apart).
+struct LaneFlagInfo {
+  std::string_view key;
+  std::string_view help;  // the exporter's HELP text
+  std::optional<bool> LaneStatus::*member;
+};
+
+inline constexpr std::array<LaneFlagInfo, 7> kLaneFlagInfo{{
+    {"rx_los", "Rx loss of signal on the lane (1 = raised), where the module reports it.", &LaneStatus::rx_los},
+    {"tx_los", "Tx loss of signal on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_los},
+    {"rx_lol", "Rx CDR loss of lock on the lane (1 = raised), where the module reports it.", &LaneStatus::rx_lol},
+    {"tx_lol", "Tx CDR loss of lock on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_lol},
+    {"tx_fault", "Tx fault on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_fault},
+    {"tx_no_light", "Tx power at the -40 dBm floor (1 = dark), where Tx power is reported.", &LaneStatus::tx_no_light},
+    {"rx_no_light", "Rx power at the -40 dBm floor (1 = dark), where Rx power is reported.", &LaneStatus::rx_no_light},
+}};
 
 struct Lane {
   std::uint16_t number = 1;  // 1-based, as modules and switch CLIs number lanes

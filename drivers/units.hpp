@@ -1,6 +1,9 @@
 #pragma once
-// Unit conversions shared by every decoder and profile, so that the zero-light
-// rule is applied in one place.
+// The zero-light rule (the -40 dBm floor plus a no-light flag) for powers in
+// mW or dBm: SNMP profiles and the simulator. The EEPROM decoders apply the
+// same rule to registers in 0.1 uW with their own faster log
+// (eeprom/decode_common.hpp, opticalPowerFromTenthMicrowatts; the two paths
+// side by side: tests/bench/eeprom/optical_power_bench.cpp).
 
 #include <cmath>
 

@@ -65,7 +65,7 @@ class TextSink {
     lane_.append(buf, std::to_chars(buf, buf + sizeof buf, number).ptr);
     lane_ += '"';
   }
-  void series(std::size_t f, Scope scope, double value, std::initializer_list<ExtraLabel> extra) {
+  void series(std::size_t f, Scope scope, double value, std::span<const ExtraLabel> extra) {
     if (f < first_ || f >= end_) return;  // another slice's family
     std::string& out = bodies_[f];
     out += specs_[f].name;

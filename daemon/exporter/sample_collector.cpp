@@ -28,7 +28,7 @@ class MetricSink {
     lane_.assign(module_.begin(), module_.end());
     lane_.push_back({"lane", std::to_string(number)});
   }
-  void series(std::size_t f, Scope scope, double value, std::initializer_list<ExtraLabel> extra) {
+  void series(std::size_t f, Scope scope, double value, std::span<const ExtraLabel> extra) {
     const Labels& base = scope == Scope::kLane ? lane_ : module_;
     MetricFamily& family = families_[f];
     ClientMetric& m = family.metric.emplace_back();

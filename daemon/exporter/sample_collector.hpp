@@ -1,5 +1,7 @@
 #pragma once
-// Renders the latest Samples as Prometheus metric families on each scrape.
+// The latest Samples as prometheus-cpp metric families. Not what /metrics
+// serves (exposition_text.hpp writes the same series straight to text): kept
+// as the tests' oracle that the direct writer's bytes match prometheus-cpp's.
 //
 // Naming (the names alert rules and dashboards use; listed in README.md beside this file):
 //   opticsd_module_<key>{target,port}               module values, keys from drivers/measurement.hpp

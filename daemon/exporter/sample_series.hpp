@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -38,21 +39,8 @@ struct ExtraLabel {
   std::string_view value;  // already valid for the exposition
 };
 
-struct LaneStatusInfo {
-  std::string_view key;
-  std::string_view help;
-  std::optional<bool> LaneStatus::*member;
-};
-
-inline constexpr std::array<LaneStatusInfo, 7> kLaneStatus{{
-    {"rx_los", "Rx loss of signal on the lane (1 = raised), where the module reports it.", &LaneStatus::rx_los},
-    {"tx_los", "Tx loss of signal on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_los},
-    {"rx_lol", "Rx CDR loss of lock on the lane (1 = raised), where the module reports it.", &LaneStatus::rx_lol},
-    {"tx_lol", "Tx CDR loss of lock on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_lol},
-    {"tx_fault", "Tx fault on the lane (1 = raised), where the module reports it.", &LaneStatus::tx_fault},
-    {"tx_no_light", "Tx power at the -40 dBm floor (1 = dark), where Tx power is reported.", &LaneStatus::tx_no_light},
-    {"rx_no_light", "Rx power at the -40 dBm floor (1 = dark), where Rx power is reported.", &LaneStatus::rx_no_light},
-}};
+// The lane statuses exported as opticsd_lane_<key> (drivers/sample.hpp).
+inline constexpr const auto& kLaneStatus = kLaneFlagInfo;
 
 inline constexpr std::array<std::string_view, 4> kLevels{"high_alarm", "high_warning", "low_warning", "low_alarm"};
 
@@ -125,7 +113,7 @@ class SeriesWalker {
 
  private:
   void series(std::size_t f, Scope scope, double v, std::initializer_list<ExtraLabel> extra = {}) {
-    sink_.series(f, scope, v, extra);
+    sink_.series(f, scope, v, std::span<const ExtraLabel>(extra.begin(), extra.size()));
   }
 
   void thresholds(std::size_t f, const Thresholds& t, double scale) {
@@ -165,21 +153,17 @@ class SeriesWalker {
   void sample(const Sample& s) {
     series(kModulePresent, Scope::kModule, s.module_present ? 1.0 : 0.0);
     if (s.module_present) {
-      const ModuleIdentity& id = s.identity;
-      const std::string form_factor = sanitizeLabelValue(id.form_factor), media = sanitizeLabelValue(id.media),
-                        vendor = sanitizeLabelValue(id.vendor), part = sanitizeLabelValue(id.part_number),
-                        serial = sanitizeLabelValue(id.serial), revision = sanitizeLabelValue(id.revision),
-                        firmware = sanitizeLabelValue(id.firmware_version);
-      series(kModuleInfo, Scope::kModule, 1.0,
-             {{"family", toString(id.family)},
-              {"form_factor", form_factor},
-              {"media", media},
-              {"vendor", vendor},
-              {"part_number", part},
-              {"serial", serial},
-              {"revision", revision},
-              {"firmware_version", firmware},
-              {"modulation", toString(id.modulation)}});
+      // The info labels, in the identity table's order (drivers/sample.hpp).
+      std::array<std::string, kIdentityTextInfo.size()> values;
+      std::array<ExtraLabel, kIdentityTextInfo.size()> labels;
+      std::size_t n = 0;
+      for (const IdentityTextInfo& field : kIdentityTextInfo) {
+        if (!field.info_label) continue;
+        values[n] = sanitizeLabelValue(field.text(s.identity));
+        labels[n] = {field.key, values[n]};
+        ++n;
+      }
+      sink_.series(kModuleInfo, Scope::kModule, 1.0, std::span<const ExtraLabel>(labels.data(), n));
     }
 
     for (std::size_t i = 0; i < kModuleMetricCount; ++i) {

@@ -26,7 +26,7 @@ class WriteRequestSink {
   }
   void beginLane(std::uint16_t number) { lane_ = std::to_string(number); }
 
-  void series(std::size_t f, Scope scope, double value, std::initializer_list<ExtraLabel> extra) {
+  void series(std::size_t f, Scope scope, double value, std::span<const ExtraLabel> extra) {
     labels_.clear();
     labels_.emplace_back("__name__", exporter_detail::familySpecs()[f].name);
     labels_.emplace_back("target", target_);

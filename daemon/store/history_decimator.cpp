@@ -34,9 +34,7 @@ std::uint64_t stateSignature(const Sample& sample) {
   h.add(sample.lanes.size());
   for (const Lane& lane : sample.lanes) {
     const LaneStatus& s = lane.status;
-    for (const auto& flag : {s.rx_los, s.tx_los, s.rx_lol, s.tx_lol, s.tx_fault, s.tx_no_light, s.rx_no_light}) {
-      h.add(flag);
-    }
+    for (const LaneFlagInfo& flag : kLaneFlagInfo) h.add(s.*flag.member);
     h.add(s.data_path_state ? *s.data_path_state + 1u : 0u);
   }
   return h.value();

@@ -52,133 +52,182 @@ Result<HistoryQuery> HistoryQuery::open(const std::string& path) {
   return HistoryQuery(std::move(*db));
 }
 
-Result<HistoryResult> HistoryQuery::query(const HistoryFilter& filter) {
+namespace {
+
+// The columns a query returns: every module and lane column, or the one
+// --metric names (module rows left out under a lane filter).
+struct ColumnSelection {
+  std::vector<std::string> module_cols;
+  std::vector<std::string> lane_cols;
+};
+
+Result<ColumnSelection> selectColumns(const HistoryFilter& filter) {
   const std::vector<std::string> module_all = moduleColumns();
   const std::vector<std::string> lane_all = laneColumns();
   auto has = [](const std::vector<std::string>& v, const std::string& name) {
     return std::find(v.begin(), v.end(), name) != v.end();
   };
-
-  HistoryResult result;
-  result.target = filter.target;
-  result.port = filter.port;
-  std::vector<std::string> module_cols;
-  std::vector<std::string> lane_cols;
+  ColumnSelection selection;
   if (filter.metric) {
     if (!has(module_all, *filter.metric) && !has(lane_all, *filter.metric)) {
       std::string names;
-      for (const auto& n : metricNames()) names += (names.empty() ? "" : ", ") + n;
+      for (const auto& n : HistoryQuery::metricNames()) names += (names.empty() ? "" : ", ") + n;
       return fail("unknown metric '" + *filter.metric + "' (known: " + names + ")");
     }
-    if (has(module_all, *filter.metric)) module_cols.push_back(*filter.metric);
-    if (has(lane_all, *filter.metric)) lane_cols.push_back(*filter.metric);
+    if (has(module_all, *filter.metric)) selection.module_cols.push_back(*filter.metric);
+    if (has(lane_all, *filter.metric)) selection.lane_cols.push_back(*filter.metric);
   } else {
-    module_cols = module_all;
-    lane_cols = lane_all;
+    selection.module_cols = module_all;
+    selection.lane_cols = lane_all;
   }
-  if (filter.lane) module_cols.clear();  // a lane filter asks for lane rows only
+  if (filter.lane) selection.module_cols.clear();  // a lane filter asks for lane rows only
+  return selection;
+}
 
-  for (const auto& c : module_cols) result.columns.push_back({c, true, false});
-  for (const auto& c : lane_cols) {
-    auto it =
-        std::find_if(result.columns.begin(), result.columns.end(), [&](const auto& col) { return col.name == c; });
-    if (it != result.columns.end()) {
+// The result's columns: module ones, then lane ones (a name in both is one column).
+std::vector<HistoryColumn> resultColumns(const ColumnSelection& selection) {
+  std::vector<HistoryColumn> columns;
+  for (const auto& c : selection.module_cols) columns.push_back({c, true, false});
+  for (const auto& c : selection.lane_cols) {
+    auto it = std::find_if(columns.begin(), columns.end(), [&](const auto& col) { return col.name == c; });
+    if (it != columns.end()) {
       it->lane = true;
     } else {
-      result.columns.push_back({c, false, true});
+      columns.push_back({c, false, true});
     }
   }
-  auto column_index = [&](const std::string& name) {
-    return static_cast<std::size_t>(
-        std::find_if(result.columns.begin(), result.columns.end(), [&](const auto& col) { return col.name == name; }) -
-        result.columns.begin());
-  };
+  return columns;
+}
 
-  auto find = db_.prepare("SELECT id FROM modules WHERE target = ?1 AND port = ?2");
+Result<std::int64_t> findModule(SqliteDb& db, const HistoryFilter& filter) {
+  auto find = db.prepare("SELECT id FROM modules WHERE target = ?1 AND port = ?2");
   if (!find) return tl::unexpected(find.error());
   find->bind(1, std::string_view(filter.target));
   find->bind(2, std::string_view(filter.port));
   const int found = find->step();
   if (found == SQLITE_DONE) return fail("no history for target '" + filter.target + "' port '" + filter.port + "'");
-  if (found != SQLITE_ROW) return fail(db_.error("looking up module"));
-  const std::int64_t module_id = *find->columnInt(0);
+  if (found != SQLITE_ROW) return fail(db.error("looking up module"));
+  return *find->columnInt(0);
+}
 
+// Metric code -> index in the result's columns, for the selected columns the database has a code for.
+using ColumnIndex = std::unordered_map<std::uint32_t, std::size_t>;
+ColumnIndex indexByCode(const MetricCodes& codes, const std::vector<std::string>& selected,
+                        const std::vector<HistoryColumn>& columns) {
+  ColumnIndex index;
+  for (const auto& c : selected) {
+    const auto at = static_cast<std::size_t>(
+        std::find_if(columns.begin(), columns.end(), [&](const auto& col) { return col.name == c; }) -
+        columns.begin());
+    if (auto code = codes.code(c); code != 0) index[code] = at;
+  }
+  return index;
+}
+
+// Turns one packed module_history row into result rows: the module row, then
+// a row per lane that has values, as the column layout used to return them.
+class RowUnpacker {
+ public:
+  RowUnpacker(const HistoryFilter& filter, const ColumnSelection& selection, const MetricCodes& codes,
+              HistoryResult& result)
+      : filter_(filter),
+        selection_(selection),
+        codes_(codes),
+        result_(result),
+        module_index_(indexByCode(codes, selection.module_cols, result.columns)),
+        lane_index_(indexByCode(codes, selection.lane_cols, result.columns)) {}
+
+  void add(std::int64_t ts, bool heartbeat, const PackedValues& values) {
+    lanes_.clear();
+    HistoryRow module_row = emptyRow(ts, heartbeat);
+    for (const PackedValue& v : values) {
+      const ValueCodec& codec = codes_.codec(v.code);
+      const HistoryValue value = codec.kind == ValueKind::kFlag || codec.kind == ValueKind::kInteger
+                                     ? HistoryValue(v.stored)
+                                     : HistoryValue(codec.decode(v.stored));
+      if (v.lane == 0) {
+        if (auto it = module_index_.find(v.code); it != module_index_.end()) module_row.values[it->second] = value;
+      } else if (!filter_.lane || *filter_.lane == v.lane) {
+        if (auto it = lane_index_.find(v.code); it != lane_index_.end()) {
+          laneRow(ts, heartbeat, v.lane).values[it->second] = value;
+        } else if (!selection_.lane_cols.empty()) {
+          laneRow(ts, heartbeat, v.lane);  // the lane reported, not the selected metric
+        }
+      }
+    }
+    if (!selection_.module_cols.empty()) result_.rows.push_back(std::move(module_row));
+    if (!selection_.lane_cols.empty()) {
+      std::sort(lanes_.begin(), lanes_.end(), [](const HistoryRow& a, const HistoryRow& b) { return a.lane < b.lane; });
+      for (auto& r : lanes_) result_.rows.push_back(std::move(r));
+    }
+  }
+
+ private:
+  HistoryRow emptyRow(std::int64_t ts, bool heartbeat) const {
+    HistoryRow r;
+    r.ts_ms = ts;
+    r.heartbeat = heartbeat;
+    r.values.resize(result_.columns.size());
+    return r;
+  }
+
+  HistoryRow& laneRow(std::int64_t ts, bool heartbeat, int lane) {
+    for (auto& r : lanes_) {
+      if (r.lane == lane) return r;
+    }
+    HistoryRow& r = lanes_.emplace_back(emptyRow(ts, heartbeat));
+    r.lane = lane;
+    return r;
+  }
+
+  const HistoryFilter& filter_;
+  const ColumnSelection& selection_;
+  const MetricCodes& codes_;
+  HistoryResult& result_;
+  const ColumnIndex module_index_;
+  const ColumnIndex lane_index_;
+  std::vector<HistoryRow> lanes_;
+};
+
+// The module's packed rows in the filter's time range, unpacked into result.rows.
+Result<void> readRows(SqliteDb& db, std::int64_t module_id, const HistoryFilter& filter,
+                      const ColumnSelection& selection, HistoryResult& result) {
   const std::optional<std::int64_t> since = filter.since_ms.value_or(std::numeric_limits<std::int64_t>::min());
   const std::optional<std::int64_t> until = filter.until_ms.value_or(std::numeric_limits<std::int64_t>::max());
-
-  // One packed row per stored instant (module_history): the module row, then
-  // a row per lane that has values, as the column layout used to return them.
-  auto codes = MetricCodes::load(db_, false);
+  auto codes = MetricCodes::load(db, false);
   if (!codes) return tl::unexpected(codes.error());
-  std::unordered_map<std::uint32_t, std::size_t> module_index;
-  std::unordered_map<std::uint32_t, std::size_t> lane_index;
-  for (const auto& c : module_cols) {
-    if (auto code = codes->code(c); code != 0) module_index[code] = column_index(c);
-  }
-  for (const auto& c : lane_cols) {
-    if (auto code = codes->code(c); code != 0) lane_index[code] = column_index(c);
-  }
-  auto stmt = db_.prepare(
+  auto stmt = db.prepare(
       "SELECT ts_ms, kind, data FROM module_history WHERE module_id = ?1 AND ts_ms BETWEEN ?2 AND ?3 ORDER BY ts_ms");
   if (!stmt) return tl::unexpected(stmt.error());
   stmt->bind(1, std::optional<std::int64_t>(module_id));
   stmt->bind(2, since);
   stmt->bind(3, until);
+  RowUnpacker unpacker(filter, selection, *codes, result);
   int step = SQLITE_ROW;
-  std::vector<HistoryRow> lanes;
   while ((step = stmt->step()) == SQLITE_ROW) {
     const std::int64_t ts = *stmt->columnInt(0);
     const bool heartbeat = stmt->columnInt(1) == static_cast<std::int64_t>(RowKind::kHeartbeat);
     const auto* blob = static_cast<const char*>(sqlite3_column_blob(stmt->get(), 2));
     auto values = unpack(std::string_view(blob == nullptr ? "" : blob,
                                           static_cast<std::size_t>(sqlite3_column_bytes(stmt->get(), 2))));
-    if (!values) return fail("history of " + filter.target + " " + filter.port + " at " + std::to_string(ts) + ": " +
-                             values.error().message);
-    lanes.clear();
-    auto lane_row = [&](int lane) -> HistoryRow& {
-      for (auto& r : lanes) {
-        if (r.lane == lane) return r;
-      }
-      HistoryRow& r = lanes.emplace_back();
-      r.ts_ms = ts;
-      r.lane = lane;
-      r.heartbeat = heartbeat;
-      r.values.resize(result.columns.size());
-      return r;
-    };
-    HistoryRow module_row;
-    module_row.ts_ms = ts;
-    module_row.heartbeat = heartbeat;
-    module_row.values.resize(result.columns.size());
-    for (const PackedValue& v : *values) {
-      const ValueCodec& codec = codes->codec(v.code);
-      HistoryValue value = codec.kind == ValueKind::kFlag || codec.kind == ValueKind::kInteger
-                               ? HistoryValue(v.stored)
-                               : HistoryValue(codec.decode(v.stored));
-      if (v.lane == 0) {
-        if (auto it = module_index.find(v.code); it != module_index.end()) module_row.values[it->second] = value;
-      } else if (!filter.lane || *filter.lane == v.lane) {
-        if (auto it = lane_index.find(v.code); it != lane_index.end()) {
-          lane_row(v.lane).values[it->second] = value;
-        } else if (!lane_cols.empty()) {
-          lane_row(v.lane);  // the lane reported, not the selected metric
-        }
-      }
+    if (!values) {
+      return fail("history of " + filter.target + " " + filter.port + " at " + std::to_string(ts) + ": " +
+                  values.error().message);
     }
-    if (!module_cols.empty()) result.rows.push_back(std::move(module_row));
-    if (!lane_cols.empty()) {
-      std::sort(lanes.begin(), lanes.end(), [](const HistoryRow& a, const HistoryRow& b) { return a.lane < b.lane; });
-      for (auto& r : lanes) result.rows.push_back(std::move(r));
-    }
+    unpacker.add(ts, heartbeat, *values);
   }
-  if (step != SQLITE_DONE) return fail(db_.error("reading module history"));
+  if (step != SQLITE_DONE) return fail(db.error("reading module history"));
+  return {};
+}
 
-  auto ids = db_.prepare(
-      "SELECT family, form_factor, media, vendor, vendor_oui, part_number, revision, serial, date_code, connector,"
-      " firmware_version, spec_revision, modulation, wavelength_nm, cable_length_m, lane_rate_gbps,"
-      " first_seen_ms, last_seen_ms FROM module_identities WHERE module_id = ?1 ORDER BY first_seen_ms, id");
+// Every identity the module had, oldest first, without its empty fields.
+Result<std::vector<IdentityRow>> readIdentities(SqliteDb& db, std::int64_t module_id) {
+  auto ids = db.prepare("SELECT " + identityColumns() +
+                        ", first_seen_ms, last_seen_ms FROM module_identities WHERE module_id = ?1"
+                        " ORDER BY first_seen_ms, id");
   if (!ids) return tl::unexpected(ids.error());
   ids->bind(1, std::optional<std::int64_t>(module_id));
+  std::vector<IdentityRow> identities;
   int rc = SQLITE_ROW;
   while ((rc = ids->step()) == SQLITE_ROW) {
     IdentityRow row;
@@ -189,9 +238,27 @@ Result<HistoryResult> HistoryQuery::query(const HistoryFilter& filter) {
     }
     row.first_seen_ms = ids->columnInt(n - 2).value_or(0);
     row.last_seen_ms = ids->columnInt(n - 1).value_or(0);
-    result.identities.push_back(std::move(row));
+    identities.push_back(std::move(row));
   }
-  if (rc != SQLITE_DONE) return fail(db_.error("reading module identities"));
+  if (rc != SQLITE_DONE) return fail(db.error("reading module identities"));
+  return identities;
+}
+
+}  // namespace
+
+Result<HistoryResult> HistoryQuery::query(const HistoryFilter& filter) {
+  auto selection = selectColumns(filter);
+  if (!selection) return tl::unexpected(selection.error());
+  HistoryResult result;
+  result.target = filter.target;
+  result.port = filter.port;
+  result.columns = resultColumns(*selection);
+  auto module_id = findModule(db_, filter);
+  if (!module_id) return tl::unexpected(module_id.error());
+  if (auto ok = readRows(db_, *module_id, filter, *selection, result); !ok) return tl::unexpected(ok.error());
+  auto identities = readIdentities(db_, *module_id);
+  if (!identities) return tl::unexpected(identities.error());
+  result.identities = std::move(*identities);
   return result;
 }
 

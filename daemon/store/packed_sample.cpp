@@ -150,15 +150,8 @@ PackedValues packedValues(const Sample& sample, const MetricCodes& codes) {
     const int n = lane.number;
     for (std::size_t k = 0; k < kLaneMetricCount; ++k)
       add(kLaneMetricInfo[k].key, n, lane.values[static_cast<LaneMetric>(k)]);
-    const LaneStatus& s = lane.status;
-    add("rx_los", n, real(s.rx_los));
-    add("tx_los", n, real(s.tx_los));
-    add("rx_lol", n, real(s.rx_lol));
-    add("tx_lol", n, real(s.tx_lol));
-    add("tx_fault", n, real(s.tx_fault));
-    add("tx_no_light", n, real(s.tx_no_light));
-    add("rx_no_light", n, real(s.rx_no_light));
-    add("data_path_state", n, real(s.data_path_state));
+    for (const LaneFlagInfo& flag : kLaneFlagInfo) add(flag.key, n, real(lane.status.*flag.member));
+    add("data_path_state", n, real(lane.status.data_path_state));
   }
   std::sort(out.begin(), out.end(), [](const PackedValue& a, const PackedValue& b) {
     return a.code != b.code ? a.code < b.code : a.lane < b.lane;

@@ -6,26 +6,11 @@
 namespace opticsd {
 namespace {
 
-constexpr std::array<std::string_view, 13> kIdentityTextColumns{
-    "family", "form_factor", "media",     "vendor",           "vendor_oui",    "part_number", "revision",
-    "serial", "date_code",   "connector", "firmware_version", "spec_revision", "modulation"};
-constexpr std::array<std::string_view, 3> kIdentityRealColumns{"wavelength_nm", "cable_length_m", "lane_rate_gbps"};
 
 bool hasIdentity(const ModuleIdentity& id) {
   return !id.vendor.empty() || !id.part_number.empty() || !id.serial.empty() || !id.media.empty();
 }
 
-std::string joined(std::string_view separator, auto&&... lists) {
-  std::string out;
-  auto add = [&](const auto& list) {
-    for (const auto& item : list) {
-      if (!out.empty()) out += separator;
-      out += item;
-    }
-  };
-  (add(lists), ...);
-  return out;
-}
 
 Result<void> run(SqliteDb& db, SqliteStatement& st, std::string_view what) {
   const int rc = st.step();
@@ -36,13 +21,20 @@ Result<void> run(SqliteDb& db, SqliteStatement& st, std::string_view what) {
 
 }  // namespace
 
+std::string identityColumns() {
+  std::string out;
+  for (const auto& field : kIdentityTextInfo) out += (out.empty() ? "" : ", ") + std::string(field.key);
+  for (const auto& field : kIdentityNumberInfo) out += ", " + std::string(field.key);
+  return out;
+}
+
 Result<SampleRows> SampleRows::prepare(SqliteDb& db, MetricCodes codes, DeadbandOptions deadband) {
   SampleRows rows;
   rows.codes_ = std::move(codes);
   rows.deadband_ = deadband;
-  const std::string identity_columns = joined(", ", kIdentityTextColumns, kIdentityRealColumns);
+  const std::string identity_columns = identityColumns();
   std::string placeholders;
-  for (std::size_t i = 1; i <= kIdentityTextColumns.size() + kIdentityRealColumns.size() + 3; ++i) {
+  for (std::size_t i = 1; i <= kIdentityTextInfo.size() + kIdentityNumberInfo.size() + 3; ++i) {
     placeholders += (i > 1 ? ", ?" : "?") + std::to_string(i);
   }
   const std::pair<SqliteStatement*, std::string> statements[] = {
@@ -95,11 +87,11 @@ Result<void> SampleRows::recordIdentity(SqliteDb& db, ModuleState& state, const 
     const int rc = select_identity_.step();
     if (rc == SQLITE_ROW) {
       state.identity_id = *select_identity_.columnInt(0);
-      for (std::size_t i = 0; i < kIdentityTextColumns.size(); ++i) {
+      for (std::size_t i = 0; i < kIdentityTextInfo.size(); ++i) {
         state.identity.text[i] = select_identity_.columnText(static_cast<int>(1 + i));
       }
-      for (std::size_t i = 0; i < kIdentityRealColumns.size(); ++i) {
-        state.identity.real[i] = select_identity_.columnDouble(static_cast<int>(1 + kIdentityTextColumns.size() + i));
+      for (std::size_t i = 0; i < kIdentityNumberInfo.size(); ++i) {
+        state.identity.real[i] = select_identity_.columnDouble(static_cast<int>(1 + kIdentityTextInfo.size() + i));
       }
     }
     select_identity_.reset();
@@ -107,10 +99,9 @@ Result<void> SampleRows::recordIdentity(SqliteDb& db, ModuleState& state, const 
     state.identity_loaded = true;
   }
   const ModuleIdentity& id = sample.identity;
-  Identity now{{std::string(toString(id.family)), id.form_factor, id.media, id.vendor, id.vendor_oui, id.part_number,
-                id.revision, id.serial, id.date_code, id.connector, id.firmware_version, id.spec_revision,
-                std::string(toString(id.modulation))},
-               {id.wavelength_nm, id.cable_length_m, id.lane_rate_gbps}};
+  Identity now;
+  for (std::size_t i = 0; i < kIdentityTextInfo.size(); ++i) now.text[i] = kIdentityTextInfo[i].text(id);
+  for (std::size_t i = 0; i < kIdentityNumberInfo.size(); ++i) now.real[i] = id.*kIdentityNumberInfo[i].member;
   const std::optional<std::int64_t> ts = sample.timestamp_ms;
   if (state.identity_id != 0 && now == state.identity) {
     touch_identity_.bind(1, std::optional<std::int64_t>(state.identity_id));

@@ -28,6 +28,10 @@
 
 namespace opticsd {
 
+// The module_identities value columns, comma-separated: the identity tables
+// of drivers/sample.hpp, text fields first.
+std::string identityColumns();
+
 // Why a module_history row was kept (its `kind` column).
 enum class RowKind : std::uint8_t { kChange = 0, kHeartbeat = 1, kFindingContext = 2, kConverted = 3 };
 
@@ -51,8 +55,8 @@ class SampleRows {
 
  private:
   struct Identity {
-    std::array<std::string, 13> text;
-    std::array<std::optional<double>, 3> real;
+    std::array<std::string, kIdentityTextInfo.size()> text;  // drivers/sample.hpp's identity tables
+    std::array<std::optional<double>, kIdentityNumberInfo.size()> real;
     bool operator==(const Identity&) const = default;
   };
   struct Pending {

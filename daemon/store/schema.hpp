@@ -13,6 +13,7 @@
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/sqlite_handle.hpp"
 #include "drivers/result.hpp"
+#include "drivers/sample.hpp"
 
 namespace opticsd {
 
@@ -22,9 +23,14 @@ inline constexpr std::array<std::string_view, 6> kModuleCounterColumns{
     "fec_corrected_bits_total",   "link_up",
     "link_down_events_total",     "link_speed_gbps"};
 
-// lane_samples columns besides module_id, lane, ts_ms and the LaneMetric keys.
-inline constexpr std::array<std::string_view, 8> kLaneStatusColumns{
-    "rx_los", "tx_los", "rx_lol", "tx_lol", "tx_fault", "tx_no_light", "rx_no_light", "data_path_state"};
+// lane_samples columns besides module_id, lane, ts_ms and the LaneMetric keys:
+// the lane flags of drivers/sample.hpp, then data_path_state.
+inline constexpr auto kLaneStatusColumns = [] {
+  std::array<std::string_view, kLaneFlagInfo.size() + 1> columns{};
+  for (std::size_t i = 0; i < kLaneFlagInfo.size(); ++i) columns[i] = kLaneFlagInfo[i].key;
+  columns.back() = "data_path_state";
+  return columns;
+}();
 
 // The highest version in `migrations` (the embedded set by default).
 int latestSchemaVersion(std::span<const Migration> migrations = embeddedMigrations());

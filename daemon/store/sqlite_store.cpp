@@ -335,134 +335,155 @@ void SqliteStore::runRetention() {
       std::chrono::steady_clock::now() + (more ? std::chrono::milliseconds(0) : options_.retention_interval);
 }
 
+// Drops are logged when they start and then at most once a minute.
+void SqliteStore::logDrops(std::unique_lock<std::mutex>& lock, DropLog& logged) {
+  if (!options_.log || stats_.dropped_cycles_total <= logged.cycles ||
+      (logged.cycles != 0 && std::chrono::steady_clock::now() - logged.at < std::chrono::minutes(1))) {
+    return;
+  }
+  const std::uint64_t n = stats_.dropped_cycles_total;
+  lock.unlock();
+  options_.log("history queue full: " + std::to_string(n) + " poll cycles dropped so far");
+  logged.cycles = n;
+  logged.at = std::chrono::steady_clock::now();
+  lock.lock();
+}
+
+// Moves queued cycles and finding events into the batch (at most
+// max_batch_cycles and kMaxBatchFindingEvents). A batch left by a failed
+// write is retried as it is.
+SqliteStore::Work SqliteStore::takeBatch(DropLog& logged) {
+  std::unique_lock lock(mutex_);
+  logDrops(lock, logged);
+  if (!batch_.empty() || !batch_events_.empty()) return Work::kWrite;
+  const auto until_retention = next_retention_ - std::chrono::steady_clock::now();
+  const auto wait = std::clamp<std::chrono::steady_clock::duration>(until_retention, std::chrono::milliseconds(1),
+                                                                    std::chrono::seconds(1));
+  wake_writer_.wait_for(lock, wait, [&] { return stop_ || !queue_.empty() || !events_.empty(); });
+  if (queue_.empty() && events_.empty()) return stop_ ? Work::kStop : Work::kIdle;
+  const std::size_t n = std::min(queue_.size(), std::max<std::size_t>(1, options_.max_batch_cycles));
+  for (std::size_t i = 0; i < n; ++i) {
+    batch_.push_back(std::move(queue_.front()));
+    queue_.pop_front();
+  }
+  while (!events_.empty() && batch_events_.size() < kMaxBatchFindingEvents) {
+    batch_events_.push_back(std::move(events_.front()));
+    events_.pop_front();
+  }
+  in_flight_cycles_ = batch_.size();
+  if (!batch_.empty()) in_flight_oldest_ = batch_.front().enqueued;
+  return Work::kWrite;
+}
+
+// The batch is committed: counted, retention run when due, and waiters told.
+void SqliteStore::batchWritten() {
+  std::uint64_t samples = 0;
+  std::uint64_t lanes = 0;
+  for (const Queued& q : batch_) {
+    samples += q.cycle.size();
+    for (const Sample& s : q.cycle) lanes += s.lanes.size();
+  }
+  bool recovered = false;
+  {
+    std::lock_guard lock(mutex_);
+    stats_.written_cycles_total += batch_.size();
+    stats_.written_samples_total += samples;
+    stats_.written_lanes_total += lanes;
+    stats_.stored_rows_total += batch_stored_rows_;
+    stats_.last_write_ms = nowMs();
+    recovered = stats_.failing;
+    stats_.failing = false;
+  }
+  if (recovered && options_.log) options_.log("history writes resumed");
+  // Before flush() returns, so a flushed store has also applied retention.
+  if (maintenanceEnabled() && std::chrono::steady_clock::now() >= next_retention_) runRetention();
+  std::uint64_t abandoned_cycles = 0;
+  std::uint64_t abandoned_samples = 0;
+  {
+    std::lock_guard lock(mutex_);
+    finished_total_ += batch_.size() + batch_events_.size();
+    in_flight_cycles_ = 0;
+    if (stop_ && !events_.empty()) {
+      stats_.dropped_finding_events_total += events_.size();
+      finished_total_ += events_.size();
+      events_.clear();
+    }
+    if (stop_ && !queue_.empty()) {
+      // The destructor's one last attempt was this batch: a backlog left
+      // after flush() timed out would hold shutdown past systemd's
+      // TimeoutStopSec (and be SIGKILLed, uncounted). Count it as dropped.
+      abandoned_cycles = queue_.size();
+      for (const Queued& q : queue_) abandoned_samples += q.cycle.size();
+      stats_.dropped_cycles_total += abandoned_cycles;
+      stats_.dropped_samples_total += abandoned_samples;
+      finished_total_ += abandoned_cycles;
+      queue_.clear();
+    }
+  }
+  batch_.clear();
+  batch_events_.clear();
+  written_.notify_all();
+  if (abandoned_cycles > 0 && options_.log) {
+    options_.log("history writer stopped with a backlog: " + std::to_string(abandoned_cycles) + " cycles (" +
+                 std::to_string(abandoned_samples) + " samples) counted as dropped");
+  }
+}
+
+// The batch failed: waits `backoff` before the retry, or, when shutting
+// down, drops (and counts) what is left and returns true.
+bool SqliteStore::batchFailed(std::chrono::milliseconds backoff) {
+  std::unique_lock lock(mutex_);
+  if (!stop_) {
+    wake_writer_.wait_for(lock, backoff, [&] { return stop_; });
+    return false;
+  }
+  // Shutting down and still failing: what is left is lost, and counted.
+  std::uint64_t samples = 0;
+  for (const Queued& q : batch_) samples += q.cycle.size();
+  for (const Queued& q : queue_) samples += q.cycle.size();
+  const std::uint64_t cycles = batch_.size() + queue_.size();
+  stats_.dropped_cycles_total += cycles;
+  stats_.dropped_samples_total += samples;
+  const std::size_t events = batch_events_.size() + events_.size();
+  stats_.dropped_finding_events_total += events;
+  finished_total_ += batch_.size() + queue_.size() + batch_events_.size() + events_.size();
+  batch_.clear();
+  queue_.clear();
+  batch_events_.clear();
+  events_.clear();
+  in_flight_cycles_ = 0;
+  lock.unlock();
+  written_.notify_all();
+  if (options_.log) {
+    options_.log("history writer stopped while failing: " + std::to_string(cycles) + " cycles (" +
+                 std::to_string(samples) + " samples) counted as dropped" +
+                 (events > 0 ? ", and " + std::to_string(events) + " finding events" : ""));
+  }
+  return true;
+}
+
+// The writer thread: batches from the queue, written with backoff on failure;
+// retention and downsampling between batches.
 void SqliteStore::run() {
   std::chrono::milliseconds backoff = options_.retry_initial;
-  std::uint64_t dropped_logged = 0;
-  std::chrono::steady_clock::time_point drop_logged_at{};
+  DropLog drops;
   for (;;) {
-    {
-      std::unique_lock lock(mutex_);
-      // Drops are logged when they start and then at most once a minute.
-      if (options_.log && stats_.dropped_cycles_total > dropped_logged &&
-          (dropped_logged == 0 || std::chrono::steady_clock::now() - drop_logged_at >= std::chrono::minutes(1))) {
-        const std::uint64_t n = stats_.dropped_cycles_total;
-        lock.unlock();
-        options_.log("history queue full: " + std::to_string(n) + " poll cycles dropped so far");
-        dropped_logged = n;
-        drop_logged_at = std::chrono::steady_clock::now();
-        lock.lock();
-      }
-      if (batch_.empty() && batch_events_.empty()) {
-        const auto until_retention = next_retention_ - std::chrono::steady_clock::now();
-        const auto wait = std::clamp<std::chrono::steady_clock::duration>(until_retention, std::chrono::milliseconds(1),
-                                                                          std::chrono::seconds(1));
-        wake_writer_.wait_for(lock, wait, [&] { return stop_ || !queue_.empty() || !events_.empty(); });
-        if (queue_.empty() && events_.empty()) {
-          if (stop_) break;
-          lock.unlock();
-          if (maintenanceEnabled() && std::chrono::steady_clock::now() >= next_retention_ && ensureConnection()) {
-            runRetention();
-          }
-          continue;
-        }
-        const std::size_t n = std::min(queue_.size(), std::max<std::size_t>(1, options_.max_batch_cycles));
-        for (std::size_t i = 0; i < n; ++i) {
-          batch_.push_back(std::move(queue_.front()));
-          queue_.pop_front();
-        }
-        while (!events_.empty() && batch_events_.size() < kMaxBatchFindingEvents) {
-          batch_events_.push_back(std::move(events_.front()));
-          events_.pop_front();
-        }
-        in_flight_cycles_ = batch_.size();
-        if (!batch_.empty()) in_flight_oldest_ = batch_.front().enqueued;
-      }
-    }
-
-    auto ok = writeBatch();
-    if (ok) {
-      std::uint64_t samples = 0;
-      std::uint64_t lanes = 0;
-      for (const Queued& q : batch_) {
-        samples += q.cycle.size();
-        for (const Sample& s : q.cycle) lanes += s.lanes.size();
-      }
-      bool recovered = false;
-      {
-        std::lock_guard lock(mutex_);
-        stats_.written_cycles_total += batch_.size();
-        stats_.written_samples_total += samples;
-        stats_.written_lanes_total += lanes;
-        stats_.stored_rows_total += batch_stored_rows_;
-        stats_.last_write_ms = nowMs();
-        recovered = stats_.failing;
-        stats_.failing = false;
-      }
-      if (recovered && options_.log) options_.log("history writes resumed");
-      backoff = options_.retry_initial;
-      // Before flush() returns, so a flushed store has also applied retention.
-      if (maintenanceEnabled() && std::chrono::steady_clock::now() >= next_retention_) runRetention();
-      std::uint64_t abandoned_cycles = 0;
-      std::uint64_t abandoned_samples = 0;
-      {
-        std::lock_guard lock(mutex_);
-        finished_total_ += batch_.size() + batch_events_.size();
-        in_flight_cycles_ = 0;
-        if (stop_ && !events_.empty()) {
-          stats_.dropped_finding_events_total += events_.size();
-          finished_total_ += events_.size();
-          events_.clear();
-        }
-        if (stop_ && !queue_.empty()) {
-          // The destructor's one last attempt was this batch: a backlog left
-          // after flush() timed out would hold shutdown past systemd's
-          // TimeoutStopSec (and be SIGKILLed, uncounted). Count it as dropped.
-          abandoned_cycles = queue_.size();
-          for (const Queued& q : queue_) abandoned_samples += q.cycle.size();
-          stats_.dropped_cycles_total += abandoned_cycles;
-          stats_.dropped_samples_total += abandoned_samples;
-          finished_total_ += abandoned_cycles;
-          queue_.clear();
-        }
-      }
-      batch_.clear();
-      batch_events_.clear();
-      written_.notify_all();
-      if (abandoned_cycles > 0 && options_.log) {
-        options_.log("history writer stopped with a backlog: " + std::to_string(abandoned_cycles) + " cycles (" +
-                     std::to_string(abandoned_samples) + " samples) counted as dropped");
+    const Work work = takeBatch(drops);
+    if (work == Work::kStop) break;
+    if (work == Work::kIdle) {
+      if (maintenanceEnabled() && std::chrono::steady_clock::now() >= next_retention_ && ensureConnection()) {
+        runRetention();
       }
       continue;
     }
-
-    noteFailure(ok.error().message);
-    std::unique_lock lock(mutex_);
-    if (stop_) {
-      // Shutting down and still failing: what is left is lost, and counted.
-      std::uint64_t samples = 0;
-      for (const Queued& q : batch_) samples += q.cycle.size();
-      for (const Queued& q : queue_) samples += q.cycle.size();
-      const std::uint64_t cycles = batch_.size() + queue_.size();
-      stats_.dropped_cycles_total += cycles;
-      stats_.dropped_samples_total += samples;
-      const std::size_t events = batch_events_.size() + events_.size();
-      stats_.dropped_finding_events_total += events;
-      finished_total_ += batch_.size() + queue_.size() + batch_events_.size() + events_.size();
-      batch_.clear();
-      queue_.clear();
-      batch_events_.clear();
-      events_.clear();
-      in_flight_cycles_ = 0;
-      lock.unlock();
-      written_.notify_all();
-      if (options_.log) {
-        options_.log("history writer stopped while failing: " + std::to_string(cycles) + " cycles (" +
-                     std::to_string(samples) + " samples) counted as dropped" +
-                     (events > 0 ? ", and " + std::to_string(events) + " finding events" : ""));
-      }
-      break;
+    auto ok = writeBatch();
+    if (ok) {
+      batchWritten();
+      backoff = options_.retry_initial;
+      continue;
     }
-    wake_writer_.wait_for(lock, backoff, [&] { return stop_; });
+    noteFailure(ok.error().message);
+    if (batchFailed(backoff)) break;
     backoff = std::min(backoff * 2, options_.retry_max);
   }
 }

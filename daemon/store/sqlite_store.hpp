@@ -98,7 +98,17 @@ class SqliteStore : public FindingSink {
   static constexpr std::size_t kMaxBatchFindingEvents = 1000;
 
   explicit SqliteStore(StoreOptions options);
+  // The writer thread, in steps.
   void run();
+  struct DropLog {
+    std::uint64_t cycles = 0;  // dropped cycles said so far
+    std::chrono::steady_clock::time_point at{};
+  };
+  enum class Work { kWrite, kIdle, kStop };
+  void logDrops(std::unique_lock<std::mutex>& lock, DropLog& logged);
+  Work takeBatch(DropLog& logged);
+  void batchWritten();
+  bool batchFailed(std::chrono::milliseconds backoff);
   Result<void> ensureConnection();
   Result<void> writeBatch();
   Result<void> makeRoom(std::uint64_t max_bytes, bool force);

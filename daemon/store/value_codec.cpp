@@ -6,6 +6,8 @@
 #include <limits>
 #include <utility>
 
+#include "drivers/sample.hpp"
+
 namespace opticsd {
 namespace {
 
@@ -13,8 +15,10 @@ bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-constexpr std::array<std::string_view, 9> kFlags{"present", "link_up",  "rx_los",      "tx_los",     "rx_lol",
-                                                 "tx_lol",  "tx_fault", "tx_no_light", "rx_no_light"};
+bool isFlag(std::string_view key) {
+  if (key == "present" || key == "link_up") return true;
+  return std::any_of(kLaneFlagInfo.begin(), kLaneFlagInfo.end(), [key](const auto& flag) { return flag.key == key; });
+}
 
 std::int64_t clampToInt64(double v) {
   constexpr double kMax = 9.2e18;  // inside int64, and exactly representable
@@ -24,9 +28,7 @@ std::int64_t clampToInt64(double v) {
 }  // namespace
 
 ValueCodec codecFor(std::string_view key) {
-  for (auto flag : kFlags) {
-    if (key == flag) return {ValueKind::kFlag, 1};
-  }
+  if (isFlag(key)) return {ValueKind::kFlag, 1};
   if (endsWith(key, "_total") || key == "data_path_state") return {ValueKind::kInteger, 1};
   if (endsWith(key, "_ratio") &&
       (key.find("ber") != std::string_view::npos || key.find("errored_frames") != std::string_view::npos)) {

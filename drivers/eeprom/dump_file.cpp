@@ -126,6 +126,80 @@ void placeLinear(const std::vector<std::uint8_t>& data, const std::vector<bool>&
   if (n % 128 != 0) out.notes.emplace_back("dump length is not a multiple of 128: last page truncated");
 }
 
+// "[i2c=0x50 bank=0 page=0x11]" (line starts with '['): the section's address.
+Result<PageKey> parsePageHeader(std::size_t number, std::string_view line) {
+  if (line.back() != ']') return fail(lineNote(number, "page header must end with ']'"));
+  PageKey key;
+  bool seen_page = false;
+  std::string_view body = line.substr(1, line.size() - 2);
+  while (!(body = trim(body)).empty()) {
+    const auto space = body.find_first_of(" \t");
+    const std::string_view item = body.substr(0, space);
+    body = space == std::string_view::npos ? std::string_view{} : body.substr(space);
+    const auto eq = item.find('=');
+    const auto value = eq == std::string_view::npos ? std::nullopt : parseNumber(item.substr(eq + 1));
+    const std::string_view name = item.substr(0, eq);
+    if (!value || *value > 255) {
+      return fail(lineNote(number, "page header items are i2c=N bank=N page=N (numbers 0-255)"));
+    }
+    if (name == "i2c") {
+      key.i2c_address = static_cast<std::uint8_t>(*value);
+    } else if (name == "bank") {
+      key.bank = static_cast<std::uint8_t>(*value);
+    } else if (name == "page") {
+      key.page = static_cast<std::uint8_t>(*value);
+      seen_page = true;
+    } else {
+      return fail(lineNote(number, "unknown page header item '" + std::string(name) + "'"));
+    }
+  }
+  if (!seen_page) return fail(lineNote(number, "page header needs page=N"));
+  return key;
+}
+
+// "0x80: 11 22 -- ..." in the section `page`: its bytes go into memory ("--"
+// was never read), a line of other than 16 bytes is noted.
+Result<void> parseDataLine(std::size_t number, std::string_view line, const PageKey& page, DumpParse& out) {
+  const auto colon = line.find(':');
+  const auto offset = colon == std::string_view::npos ? std::nullopt : parseHex(trim(line.substr(0, colon)));
+  if (!offset || *offset > 255) {
+    return fail(lineNote(number, "data line must start with a window offset 0x00-0xff and ':'"));
+  }
+  std::string_view rest = line.substr(colon + 1);
+  std::size_t at = *offset;
+  std::size_t count = 0;
+  // Bytes are collected into runs and written once per run (one page lookup each).
+  std::uint8_t run[256];
+  std::size_t run_start = at;
+  std::size_t run_length = 0;
+  auto flush = [&] {
+    if (run_length > 0) {
+      out.memory.write(page.i2c_address, page.bank, page.page, run_start,
+                       std::span<const std::uint8_t>(run, run_length));
+    }
+    run_length = 0;
+  };
+  while (!(rest = trim(rest)).empty()) {
+    const auto space = rest.find_first_of(" \t");
+    const std::string_view token = rest.substr(0, space);
+    rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space);
+    if (at > 255) return fail(lineNote(number, "bytes run past window offset 0xff"));
+    if (token != "--") {
+      const auto v = token.size() == 2 ? parseHex(token) : std::nullopt;
+      if (!v) return fail(lineNote(number, "byte '" + std::string(token) + "' is not two hex digits or --"));
+      if (run_length == 0) run_start = at;
+      run[run_length++] = static_cast<std::uint8_t>(*v);
+    } else {
+      flush();
+    }
+    ++at;
+    ++count;
+  }
+  flush();
+  if (count != 16) out.notes.push_back(lineNote(number, "short line (" + std::to_string(count) + " bytes)"));
+  return {};
+}
+
 Result<DumpParse> parsePageDump(std::string_view text) {
   DumpParse out;
   out.format = "page-dump";
@@ -135,91 +209,22 @@ Result<DumpParse> parsePageDump(std::string_view text) {
     const std::string_view line = stripComment(raw);
     if (line.empty()) return true;
     if (line.front() == '[') {
-      if (line.back() != ']') {
-        error = lineNote(number, "page header must end with ']'");
+      auto key = parsePageHeader(number, line);
+      if (!key) {
+        error = key.error().message;
         return false;
       }
-      PageKey key;
-      bool seen_page = false;
-      std::string_view body = line.substr(1, line.size() - 2);
-      while (!(body = trim(body)).empty()) {
-        const auto space = body.find_first_of(" \t");
-        const std::string_view item = body.substr(0, space);
-        body = space == std::string_view::npos ? std::string_view{} : body.substr(space);
-        const auto eq = item.find('=');
-        const auto value = eq == std::string_view::npos ? std::nullopt : parseNumber(item.substr(eq + 1));
-        const std::string_view name = item.substr(0, eq);
-        if (!value || *value > 255) {
-          error = lineNote(number, "page header items are i2c=N bank=N page=N (numbers 0-255)");
-          return false;
-        }
-        if (name == "i2c") {
-          key.i2c_address = static_cast<std::uint8_t>(*value);
-        } else if (name == "bank") {
-          key.bank = static_cast<std::uint8_t>(*value);
-        } else if (name == "page") {
-          key.page = static_cast<std::uint8_t>(*value);
-          seen_page = true;
-        } else {
-          error = lineNote(number, "unknown page header item '" + std::string(name) + "'");
-          return false;
-        }
-      }
-      if (!seen_page) {
-        error = lineNote(number, "page header needs page=N");
-        return false;
-      }
-      current = key;
+      current = *key;
       return true;
     }
     if (!current) {
       error = lineNote(number, "data before the first [i2c=.. bank=.. page=..] header");
       return false;
     }
-    const auto colon = line.find(':');
-    const auto offset = colon == std::string_view::npos ? std::nullopt : parseHex(trim(line.substr(0, colon)));
-    if (!offset || *offset > 255) {
-      error = lineNote(number, "data line must start with a window offset 0x00-0xff and ':'");
+    if (auto data = parseDataLine(number, line, *current, out); !data) {
+      error = data.error().message;
       return false;
     }
-    std::string_view rest = line.substr(colon + 1);
-    std::size_t at = *offset;
-    std::size_t count = 0;
-    // Bytes are collected into runs and written once per run (one page lookup each).
-    std::uint8_t run[256];
-    std::size_t run_start = at;
-    std::size_t run_length = 0;
-    auto flush = [&] {
-      if (run_length > 0) {
-        out.memory.write(current->i2c_address, current->bank, current->page, run_start,
-                         std::span<const std::uint8_t>(run, run_length));
-      }
-      run_length = 0;
-    };
-    while (!(rest = trim(rest)).empty()) {
-      const auto space = rest.find_first_of(" \t");
-      const std::string_view token = rest.substr(0, space);
-      rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space);
-      if (at > 255) {
-        error = lineNote(number, "bytes run past window offset 0xff");
-        return false;
-      }
-      if (token != "--") {
-        const auto v = token.size() == 2 ? parseHex(token) : std::nullopt;
-        if (!v) {
-          error = lineNote(number, "byte '" + std::string(token) + "' is not two hex digits or --");
-          return false;
-        }
-        if (run_length == 0) run_start = at;
-        run[run_length++] = static_cast<std::uint8_t>(*v);
-      } else {
-        flush();
-      }
-      ++at;
-      ++count;
-    }
-    flush();
-    if (count != 16) out.notes.push_back(lineNote(number, "short line (" + std::to_string(count) + " bytes)"));
     return true;
   });
   if (!ok) return fail(error);

@@ -4,6 +4,7 @@
 
 #include "daemon/store/history_query.hpp"
 #include "daemon/store/sqlite_store.hpp"
+#include "daemon/store/value_codec.hpp"
 #include "drivers/measurement.hpp"
 #include "store_test_support.hpp"
 
@@ -44,6 +45,35 @@ TEST(SchemaTest, MigrationsApplyOnceAndReopenIsIdempotent) {
   ASSERT_TRUE(again);
   EXPECT_EQ(*again, latestSchemaVersion());
   EXPECT_EQ(raw.count("SELECT count(*) FROM schema_version"), static_cast<std::int64_t>(embeddedMigrations().size()));
+}
+
+// A field added to the identity tables of drivers/sample.hpp needs its
+// module_identities column (a migration): the writer's INSERT names it.
+TEST(SchemaTest, EveryIdentityTableRowHasAColumn) {
+  test::TempDir dir;
+  const std::string path = dir.file("h.db");
+  {
+    StoreOptions options;
+    options.path = path;
+    auto store = SqliteStore::open(options);
+    ASSERT_TRUE(store) << store.error().message;
+  }
+  test::RawDb raw(path);
+  auto hasColumn = [&](std::string_view key) {
+    return raw.count("SELECT count(*) FROM pragma_table_info('module_identities') WHERE name = '" + std::string(key) +
+                     "'") == 1;
+  };
+  for (const auto& field : kIdentityTextInfo) EXPECT_TRUE(hasColumn(field.key)) << field.key;
+  for (const auto& field : kIdentityNumberInfo) EXPECT_TRUE(hasColumn(field.key)) << field.key;
+  EXPECT_FALSE(hasColumn("no_such_field"));
+}
+
+// Lane flags are stored as flags (one bit a lane), whatever their name.
+TEST(SchemaTest, EveryLaneFlagIsStoredAsAFlag) {
+  for (const auto& flag : kLaneFlagInfo) EXPECT_EQ(codecFor(flag.key).kind, ValueKind::kFlag) << flag.key;
+  EXPECT_EQ(kLaneStatusColumns.size(), kLaneFlagInfo.size() + 1);
+  EXPECT_EQ(kLaneStatusColumns.back(), "data_path_state");
+  EXPECT_EQ(codecFor("data_path_state").kind, ValueKind::kInteger);
 }
 
 TEST(SchemaTest, WalModeIsSet) {
