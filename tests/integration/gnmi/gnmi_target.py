@@ -40,7 +40,7 @@ def parse_args():
     p.add_argument("--key")
     p.add_argument("--username")
     p.add_argument("--password")
-    p.add_argument("--degrade-lane", help="IFACE:LANE, Rx falls 8 dB over --degrade-seconds")
+    p.add_argument("--degrade-lane", help="IFACE:LANE, Rx falls 10 dB over --degrade-seconds")
     p.add_argument("--degrade-seconds", type=float, default=3.0)
     p.add_argument("--flap-every", type=float, help="Ethernet2 oper-status toggles every N s (ON_CHANGE)")
     p.add_argument("--drop-after", type=float, help="each STREAM ends UNAVAILABLE after N s")
@@ -82,7 +82,7 @@ def path(text):
 def rx_power(iface, lane, now):
     base = -1.5 - 0.1 * lane + 0.02 * math.sin(now + lane)
     if ARGS.degrade_lane == f"{iface}:{lane}":
-        base -= 8.0 * min(1.0, (now - START) / ARGS.degrade_seconds)
+        base -= 10.0 * min(1.0, (now - START) / ARGS.degrade_seconds)
     return round(base, 2)
 
 
