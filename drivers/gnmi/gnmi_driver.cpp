@@ -36,6 +36,17 @@ void toProtoPath(std::string_view text, ::gnmi::Path& out) {
   }
 }
 
+// Text from the target (its status message, its paths) in a log line or an
+// error: bounded, and anything but printable ASCII replaced.
+std::string printable(std::string_view text, std::size_t max = 300) {
+  std::string out(text.substr(0, max));
+  for (char& c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f) c = '?';
+  }
+  return out;
+}
+
 std::chrono::system_clock::time_point after(std::chrono::milliseconds d) {
   return std::chrono::system_clock::now() + d;
 }
@@ -108,11 +119,7 @@ std::string GnmiDriver::describeStatus(const grpc::Status& status) const {
     default:
       what = "gRPC status " + std::to_string(static_cast<int>(status.error_code()));
   }
-  // The target's own message is untrusted text: bounded, printable only.
-  std::string message = status.error_message().substr(0, 300);
-  for (char& c : message) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f) c = ' ';
-  }
+  const std::string message = printable(status.error_message());
   return what + (message.empty() ? "" : ": " + message);
 }
 
@@ -144,7 +151,7 @@ void GnmiDriver::withEncoding(std::function<void(Result<::gnmi::Encoding>)> then
               break;
           }
           spdlog::info("gnmi target={} gNMI version={} encodings=[{}] models={} subscribing with {}", target_,
-                       response.gnmi_version().substr(0, 40), listed, response.supported_models_size(),
+                       printable(response.gnmi_version(), 40), listed, response.supported_models_size(),
                        encodingName(pick));
           if (!supported.empty() && !has(pick)) {
             spdlog::warn("gnmi target={} does not list encoding {}; trying it anyway", target_, encodingName(pick));
@@ -292,11 +299,11 @@ PollResult GnmiDriver::snapshot(std::int64_t now_ms) {
   if (taken.counts.unknown_paths > 0 && !logged_unknown_) {
     logged_unknown_ = true;
     spdlog::info("gnmi target={} ignores {} updates on paths variant {} does not map, e.g. {}", target_,
-                 taken.counts.unknown_paths, options_.variant->name, taken.counts.first_unknown_path.substr(0, 300));
+                 taken.counts.unknown_paths, options_.variant->name, printable(taken.counts.first_unknown_path));
   }
   if (taken.counts.bad_values > 0) {
     spdlog::debug("gnmi target={} {} values not understood, e.g. at {}", target_, taken.counts.bad_values,
-                  taken.counts.first_bad_value_path.substr(0, 300));
+                  printable(taken.counts.first_bad_value_path));
   }
   if (options_.mode == SubscribeMode::kStream && snapshot_taken_ && stream_ == StreamState::kDown) {
     const auto in =
