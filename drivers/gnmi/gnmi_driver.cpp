@@ -255,6 +255,7 @@ void GnmiDriver::startStream() {
     if (!encoding) {
       stream_error_ = encoding.error().message;
       stream_ = StreamState::kDown;
+      stream_failed_ = true;
       return scheduleReconnect();
     }
     CallEvents events;
@@ -263,6 +264,7 @@ void GnmiDriver::startStream() {
         if (stream_ == StreamState::kDown) return;
         if (stream_ != StreamState::kUp) spdlog::info("gnmi target={} stream up", target_);
         stream_ = StreamState::kUp;
+        stream_failed_ = false;
       });
     };
     events.sync = [this] { onIo([this] { backoff_ = std::chrono::milliseconds(0); }); };
@@ -276,6 +278,7 @@ void GnmiDriver::streamEnded(const grpc::Status& status) {
   stream_error_ = status.ok() ? "the target ended the stream" : "Subscribe STREAM: " + describeStatus(status);
   spdlog::warn("gnmi target={} stream down: {}", target_, stream_error_);
   stream_ = StreamState::kDown;
+  stream_failed_ = true;
   scheduleReconnect();
 }
 
@@ -305,11 +308,14 @@ PollResult GnmiDriver::snapshot(std::int64_t now_ms) {
     spdlog::debug("gnmi target={} {} values not understood, e.g. at {}", target_, taken.counts.bad_values,
                   printable(taken.counts.first_bad_value_path));
   }
-  if (options_.mode == SubscribeMode::kStream && snapshot_taken_ && stream_ == StreamState::kDown) {
+  const bool down = stream_ == StreamState::kDown || (stream_ == StreamState::kConnecting && stream_failed_);
+  if (options_.mode == SubscribeMode::kStream && snapshot_taken_ && down) {
     const auto in =
         std::chrono::duration_cast<std::chrono::milliseconds>(reconnect_at_ - std::chrono::steady_clock::now());
-    result.errors.push_back("gNMI stream down: " + stream_error_ + " (reconnecting in " +
-                            std::to_string(std::max<std::int64_t>(0, in.count())) + " ms)");
+    result.errors.push_back("gNMI stream down: " + stream_error_ +
+                            (stream_ == StreamState::kDown
+                                 ? " (reconnecting in " + std::to_string(std::max<std::int64_t>(0, in.count())) + " ms)"
+                                 : " (reconnecting)"));
     return result;  // no samples: the target is down, not healthy with old values
   }
   result.samples = std::move(taken.samples);

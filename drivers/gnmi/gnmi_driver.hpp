@@ -68,6 +68,7 @@ class GnmiDriver : public Driver {
   bool snapshot_taken_ = false;  // a ONCE succeeded: stream mode streams from now on
   StreamState stream_ = StreamState::kIdle;
   std::string stream_error_;
+  bool stream_failed_ = false;  // since the last response: reconnecting is still down
   std::chrono::milliseconds backoff_{0};
   std::chrono::steady_clock::time_point reconnect_at_{};
   bool logged_unknown_ = false;
