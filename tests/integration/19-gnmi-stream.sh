@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gNMI end to end through `opticsd run`: two test targets stream OpenConfig
 # transceiver data (one in PROTO with decimal64/double values, one in
-# JSON_IETF) beside a simulated leaf. Checks: the STREAM subscription asks
-# SAMPLE for values and ON_CHANGE for oper-status; lane values reach
+# JSON_IETF, updates_only, heartbeat) beside a simulated leaf. Checks: the
+# STREAM subscription asks SAMPLE for values and ON_CHANGE for oper-status; lane values reach
 # /metrics; a flapping link is seen between samples (ON_CHANGE); paths the
 # variant does not map are logged and ignored; and a lane whose Rx falls 10 dB
 # raises the same finding as the simulator's dirty connector.
@@ -24,7 +24,7 @@ poll: {interval: 500ms, timeout: 3s}
 storage: {path: $WORK/state/history.db}
 targets:
   - {name: leaf-g, driver: gnmi, address: 127.0.0.1:$PROTO_PORT, tls: false, sample_interval: 4s}
-  - {name: leaf-j, driver: gnmi, address: 127.0.0.1:$JSON_PORT, tls: false}
+  - {name: leaf-j, driver: gnmi, address: 127.0.0.1:$JSON_PORT, tls: false, updates_only: true, heartbeat_interval: 2s}
   - name: leaf-s
     driver: sim
     module: osfp-800g-2fr4
@@ -59,11 +59,17 @@ g, j = requests(sys.argv[1]), requests(sys.argv[2])
 assert g[0]["mode"] == "ONCE", g[0]
 stream = [r for r in g if r["mode"] == "STREAM"]
 assert stream, g
-modes = {p: (m, i) for p, m, i in stream[0]["subscriptions"]}
+modes = {p: (m, i) for p, m, i, _ in stream[0]["subscriptions"]}
 assert modes["/interfaces/interface/state/oper-status"][0] == "ON_CHANGE", modes
 assert modes["/components/component/transceiver/physical-channels/channel/state"] == ("SAMPLE", 4_000_000_000), modes
 assert stream[0]["encoding"] == "PROTO", stream[0]
 assert all(r["encoding"] == "JSON_IETF" for r in j), j
+# updates_only: the ONCE snapshot is whole; the STREAM after it asks only for changes.
+assert j[0]["mode"] == "ONCE" and not j[0]["updates_only"], j[0]
+j_stream = [r for r in j if r["mode"] == "STREAM" and r["updates_only"]]
+assert j_stream, j
+beats = {h for _, m, _, h in j_stream[0]["subscriptions"] if m == "ON_CHANGE"}
+assert beats == {2_000_000_000}, beats
 print("leaf-g:", len(g), "subscriptions; leaf-j encoding JSON_IETF")
 PY
 

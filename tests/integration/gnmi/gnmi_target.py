@@ -208,8 +208,8 @@ def subscribe(request_iterator, context):
     authorized(context)
     request = next(request_iterator)
     sub = request.subscribe
-    modes = [(("/" + "/".join(e.name for e in s.path.elem)), pb.SubscriptionMode.Name(s.mode), s.sample_interval)
-             for s in sub.subscription]
+    modes = [(("/" + "/".join(e.name for e in s.path.elem)), pb.SubscriptionMode.Name(s.mode), s.sample_interval,
+              s.heartbeat_interval) for s in sub.subscription]
     log({"rpc": "Subscribe", "mode": pb.SubscriptionList.Mode.Name(sub.mode),
          "encoding": pb.Encoding.Name(sub.encoding), "updates_only": sub.updates_only, "subscriptions": modes})
     encoding = sub.encoding
