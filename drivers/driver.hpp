@@ -8,13 +8,21 @@
 // thread of its own) and calls `done` exactly once, on the io_context thread.
 // The scheduler, not the driver, times every poll and records its success,
 // so drivers only report what they saw.
+//
+// A driver plugs in through a DriverEntry (bottom of this file): validate()
+// reads a target's options once into the driver's own typed config (what
+// check-config and run share), create() builds the Driver from that config.
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "drivers/result.hpp"
 #include "drivers/sample.hpp"
 
 namespace boost::asio {
@@ -22,6 +30,8 @@ class io_context;
 }
 
 namespace opticsd {
+
+class OptionReader;  // drivers/options/option_reader.hpp
 
 // A neighbour a target reported on one of its ports (LLDP), for topology.
 struct LinkNeighbor {
@@ -51,6 +61,58 @@ class Driver {
   // The scheduler gave up on the poll in flight (timeout or shutdown). The
   // driver stops its work; a later call of `done` is ignored by the caller.
   virtual void cancel() {}
+};
+
+// What a driver's validate() makes of one target's options: the driver's own
+// typed config (DriverConfigOf<T>), handed unchanged to its create().
+class DriverConfig {
+ public:
+  virtual ~DriverConfig() = default;
+};
+
+template <typename T>
+class DriverConfigOf final : public DriverConfig {
+ public:
+  explicit DriverConfigOf(T typed) : value(std::move(typed)) {}
+  T value;
+};
+
+template <typename T>
+std::shared_ptr<const DriverConfig> makeDriverConfig(T value) {
+  return std::make_shared<const DriverConfigOf<T>>(std::move(value));
+}
+
+// The T inside `config`, or null when `config` belongs to another driver.
+template <typename T>
+const T* driverConfigAs(const DriverConfig& config) {
+  const auto* typed = dynamic_cast<const DriverConfigOf<T>*>(&config);
+  return typed != nullptr ? &typed->value : nullptr;
+}
+
+// What create() gets besides the config: the target's name and the event loop
+// the driver does its I/O on and posts `done` to.
+struct DriverContext {
+  std::string target_name;
+  boost::asio::io_context& io;
+};
+
+// One driver as the registry lists it. Each driver folder defines
+// `const DriverEntry& opticsd::<name>::driverEntry()`; drivers/CMakeLists.txt
+// registers the folder with one opticsd_driver(<name>) line.
+struct DriverEntry {
+  std::string_view name;
+  std::string_view summary;
+  // Reads and checks the target's own keys; the caller reads the common ones
+  // (name, driver, interval, timeout, export) and rejects unknown keys. Opens
+  // and starts nothing. Null when the options are invalid, every problem
+  // reported in `options`.
+  std::shared_ptr<const DriverConfig> (*validate)(const std::string& target_name, OptionReader& options);
+  // Builds a driver from what this entry's validate() returned.
+  Result<std::unique_ptr<Driver>> (*create)(const DriverContext& context, const DriverConfig& config);
+  // Option keys that hold secrets, each also accepted as `<key>_file`: the
+  // service warns when such a file, or a config holding one inline, is
+  // readable by other users.
+  std::span<const std::string_view> secret_keys;
 };
 
 }  // namespace opticsd

@@ -35,7 +35,7 @@ struct CaptureOptions {
 };
 
 struct Captured {
-  std::optional<ethtool::PortReading> first;  // the first reading with a module, for module.dump
+  std::optional<module::PortReading> first;  // the first reading with a module, for module.dump
   std::vector<replay::FecStep> steps;
 };
 
@@ -57,7 +57,7 @@ int runCapture(const CaptureOptions& options) {
   boost::asio::io_context io;
   ethtool::EthtoolDriver driver("capture", &io, ethtool::EthtoolOptions{options.interfaces});
   std::map<std::string, Captured> captured;
-  driver.onReading([&](const ethtool::PortReading& reading) {
+  driver.onReading([&](const module::PortReading& reading) {
     auto& port = captured[reading.port];
     if (!port.first && reading.module_present) port.first = reading;
     port.steps.push_back({reading.fec, reading.link});
@@ -98,7 +98,7 @@ int runCapture(const CaptureOptions& options) {
       std::fprintf(stderr, "opticsd capture: %s: no module and no FEC counters, nothing to capture\n", name.c_str());
       continue;
     }
-    ethtool::PortReading first = port.first.value_or(ethtool::PortReading{});
+    module::PortReading first = port.first.value_or(module::PortReading{});
     first.port = name;
     if (auto ok = replay::writeCapturePort(options.out, first, counters ? port.steps : std::vector<replay::FecStep>{});
         !ok) {

@@ -3,7 +3,6 @@
 #include <exception>
 #include <string>
 
-#include "daemon/cli/capture_command.hpp"
 #include "daemon/cli/check_config_command.hpp"
 #include "daemon/cli/command.hpp"
 #include "daemon/cli/decode_command.hpp"
@@ -12,6 +11,9 @@
 #include "daemon/cli/poll_once_command.hpp"
 #include "daemon/cli/run_command.hpp"
 #include "daemon/cli/suspects_command.hpp"
+#if OPTICSD_WITH_CAPTURE
+#include "daemon/cli/capture_command.hpp"
+#endif
 
 namespace opticsd::cli {
 // One row per subcommand.
@@ -23,7 +25,9 @@ constexpr CommandRegistrar kCommands[] = {
     &addFindingsCommand,
     &addSuspectsCommand,
     &addDecodeCommand,
+#if OPTICSD_WITH_CAPTURE
     &addCaptureCommand,
+#endif
 };
 }  // namespace opticsd::cli
 

@@ -10,7 +10,9 @@
 #include "daemon/log/log.hpp"
 #include "daemon/output/sample_json.hpp"
 #include "daemon/service/target_plans.hpp"
+#if OPTICSD_WITH_SNMP
 #include "drivers/snmp/explain.hpp"
+#endif
 
 namespace opticsd::cli {
 namespace {
@@ -62,11 +64,13 @@ int pollOnce(const PollOnceArgs& args) {
 
   // --explain: SNMP drivers trace each row (rule matched, row skipped and why).
   std::map<std::string, std::vector<std::string>> explained;
+#if OPTICSD_WITH_SNMP
   if (args.explain) {
     snmp::setExplainSink([&](const std::string& target, std::vector<std::string> lines) {
       explained[target] = std::move(lines);
     });
   }
+#endif
   boost::asio::io_context io;
   std::vector<std::string> errors;
   auto plans = buildTargetPlans(*config, io, errors);
@@ -84,7 +88,9 @@ int pollOnce(const PollOnceArgs& args) {
 
   nlohmann::json out{{"config", config->source}, {"targets", nlohmann::json::array()}};
   bool all_ok = errors.empty();
+#if OPTICSD_WITH_SNMP
   if (args.explain) snmp::setExplainSink(nullptr);
+#endif
   for (const auto& report : reports) {
     out["targets"].push_back(reportToJson(report));
     if (auto it = explained.find(report.target); it != explained.end()) {

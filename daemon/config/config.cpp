@@ -159,13 +159,13 @@ void readTargets(const YAML::Node& list, const std::string& file, std::vector<Co
     if (!target.driver.empty()) {
       const DriverEntry* entry = findDriver(target.driver);
       if (entry == nullptr) {
-        std::string known;
-        for (const auto& d : driverRegistry()) known += (known.empty() ? "" : ", ") + std::string(d.name);
-        r.error("driver", "unknown driver '" + target.driver + "' (expected one of: " + known + ")");
+        r.error("driver", "unknown driver '" + target.driver + "' (expected one of: " + driverNames() + ")");
       } else {
-        // Validate the driver's own keys now (no io_context: nothing starts).
-        DriverContext context{target.name, nullptr};
-        (void)entry->create(context, r);
+        // The driver's own keys, read once: run creates the driver from this.
+        target.driver_config = entry->validate(target.name, r);
+        if (target.driver_config == nullptr && r.valid()) {
+          r.error("", "the " + target.driver + " driver refused its options");
+        }
         r.rejectUnknownKeys();
       }
     }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "daemon/exporter/export_detail.hpp"
 #include "daemon/remote_write/remote_write_config.hpp"
 #include "daemon/store/store_options.hpp"
+#include "drivers/driver.hpp"
 #include "drivers/options/option_reader.hpp"
 #include "drivers/result.hpp"
 
@@ -67,7 +69,8 @@ struct TargetConfig {
   std::string driver;
   std::optional<std::chrono::milliseconds> interval;  // overrides poll.interval
   std::optional<std::chrono::milliseconds> timeout;   // overrides poll.timeout
-  YAML::Node options;  // the target's mapping; the driver factory reads its own keys from it
+  YAML::Node options;  // the target's mapping as written (reload fingerprints, secret-file checks)
+  std::shared_ptr<const DriverConfig> driver_config;  // the driver's validate() of `options`: never null
   ExportSetting export_setting;  // `export:` on the target: its detail level, or its listed ports'
 };
 

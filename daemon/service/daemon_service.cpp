@@ -29,6 +29,7 @@
 #include "daemon/service/target_plans.hpp"
 #include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
+#include "drivers/registry.hpp"
 
 namespace opticsd {
 namespace {
@@ -95,11 +96,10 @@ Result<ExporterOptions> exporterOptions(const ListenConfig& listen) {
 }
 
 // Secrets readable by other local users are as good as published: warn at
-// start about a secret file (SNMP *_file keys, the basic-auth password file)
+// start about a secret file (a driver's secret keys as *_file, the basic-auth password file)
 // or a config holding inline secrets that others can read. Paths and key
 // names only, never the secret.
 void warnAboutReadableSecrets(const Config& config) {
-  static constexpr std::string_view kSecretKeys[] = {"community", "auth_password", "priv_password"};
   auto othersCanRead = [](const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && (st.st_mode & S_IROTH) != 0;
@@ -110,8 +110,9 @@ void warnAboutReadableSecrets(const Config& config) {
   };
   std::vector<std::string> inline_secrets;
   for (const auto& target : config.targets) {
-    if (!target.options.IsMap()) continue;
-    for (const auto& key : kSecretKeys) {
+    const DriverEntry* driver = findDriver(target.driver);
+    if (driver == nullptr || !target.options.IsMap()) continue;
+    for (const auto& key : driver->secret_keys) {
       const YAML::Node file = target.options[std::string(key) + "_file"];
       if (file && file.IsScalar() && othersCanRead(file.Scalar())) {
         warn(file.Scalar(), target.name + "." + std::string(key));

@@ -9,22 +9,20 @@ std::vector<TargetPlan> buildTargetPlans(const Config& config, boost::asio::io_c
   std::vector<TargetPlan> plans;
   for (const TargetConfig* target : config.targetsForThisShard()) {
     const DriverEntry* entry = findDriver(target->driver);
-    std::vector<ConfigIssue> issues;
-    OptionReader options(target->options, config.source, target->name, issues);
-    // The common keys were read by the config loader; mark them for this reader too.
-    for (const char* key : {"name", "driver", "interval", "timeout"}) (void)options.raw(key);
-    std::unique_ptr<Driver> driver;
-    if (entry != nullptr) driver = entry->create(DriverContext{target->name, &io}, options);
-    if (!driver || !issues.empty()) {
-      std::string why = entry == nullptr ? "unknown driver '" + target->driver + "'" : "driver could not be created";
-      for (const auto& issue : issues) why += "; " + issue.format();
-      errors.push_back("target " + target->name + ": " + why);
+    if (entry == nullptr || target->driver_config == nullptr) {
+      errors.push_back("target " + target->name + ": unknown driver '" + target->driver + "'");
+      continue;
+    }
+    // From the options the config loader validated: nothing is parsed again.
+    auto driver = entry->create(DriverContext{target->name, io}, *target->driver_config);
+    if (!driver) {
+      errors.push_back("target " + target->name + ": driver could not be created; " + driver.error().message);
       continue;
     }
     TargetPlan plan;
     plan.name = target->name;
     plan.driver_name = target->driver;
-    plan.driver = std::move(driver);
+    plan.driver = std::move(*driver);
     plan.interval = target->interval.value_or(config.poll.interval);
     plan.timeout = target->timeout.value_or(config.poll.timeout);
     plan.fingerprint = YAML::Dump(target->options) + "|" + std::to_string(plan.interval.count()) + "|" +

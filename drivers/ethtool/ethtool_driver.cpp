@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "drivers/ethtool/interface_selector.hpp"
+#include "drivers/options/option_reader.hpp"
 
 namespace opticsd::ethtool {
 
@@ -116,14 +117,15 @@ void EthtoolDriver::pollInterfaces(std::int64_t now_ms) {
   const auto generation = generation_;
   for (const auto& name : selection.selected) {
     // An ioctl result may arrive after the driver is gone: hold it weakly.
-    readPort(context, name, [this, alive = std::weak_ptr<bool>(alive_), generation, now_ms](PortReading reading) {
-      if (alive.expired() || generation != generation_) return;
-      finishPort(generation, now_ms, std::move(reading));
-    });
+    readPort(context, name,
+             [this, alive = std::weak_ptr<bool>(alive_), generation, now_ms](module::PortReading reading) {
+               if (alive.expired() || generation != generation_) return;
+               finishPort(generation, now_ms, std::move(reading));
+             });
   }
 }
 
-void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms, PortReading reading) {
+void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms, module::PortReading reading) {
   if (observer_) observer_(reading);
   if (reading.module_present) {
     noted_without_module_.erase(reading.port);
@@ -131,7 +133,7 @@ void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms
       if (reading.link.up) links_->seed(reading.port, *reading.link.up);
       reading.link.down_events_total = links_->downEvents(reading.port);
     }
-    result_.samples.push_back(sampleFromReading(target_, now_ms, reading));
+    result_.samples.push_back(module::sampleFromReading(target_, now_ms, reading));
   } else {
     // Loopback, veth, an empty cage: not an error, noted once per interface.
     if (noted_without_module_.insert(reading.port).second) {
@@ -147,15 +149,32 @@ void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms
   }
 }
 
-std::unique_ptr<Driver> createEthtoolDriver(const DriverContext& context, OptionReader& options) {
+namespace {
+
+std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& options) {
   EthtoolOptions parsed;
   parsed.interfaces = options.stringList("interfaces");
   for (const auto& pattern : parsed.interfaces) {
     if (pattern.empty()) options.error("interfaces", "empty interface name");
   }
-  // Unknown keys are rejected by the caller, which also reads name, driver, interval.
   if (!options.valid()) return nullptr;
-  return std::make_unique<EthtoolDriver>(context.target_name, context.io, std::move(parsed));
+  return makeDriverConfig(std::move(parsed));
+}
+
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
+  const auto* options = driverConfigAs<EthtoolOptions>(config);
+  if (options == nullptr) {
+    return fail("target=" + context.target_name + " driver=ethtool given another driver's config");
+  }
+  return std::make_unique<EthtoolDriver>(context.target_name, &context.io, *options);
+}
+
+}  // namespace
+
+const DriverEntry& driverEntry() {
+  static constexpr DriverEntry entry{
+      "ethtool", "this Linux host's optical modules, FEC and link state over ethtool netlink", &validate, &create, {}};
+  return entry;
 }
 
 }  // namespace opticsd::ethtool

@@ -19,8 +19,6 @@
 #include "drivers/driver.hpp"
 #include "drivers/ethtool/link_monitor.hpp"
 #include "drivers/ethtool/port_reader.hpp"
-#include "drivers/options/option_reader.hpp"
-#include "drivers/registry.hpp"
 
 namespace opticsd::ethtool {
 
@@ -38,7 +36,7 @@ class EthtoolDriver : public Driver {
   void cancel() override;
 
   // Sees every port's raw reading before it is decoded (`opticsd capture`).
-  void onReading(std::function<void(const PortReading&)> observer) { observer_ = std::move(observer); }
+  void onReading(std::function<void(const module::PortReading&)> observer) { observer_ = std::move(observer); }
 
   // Syscalls made by the driver's netlink sockets so far (benchmarks, README).
   std::uint64_t netlinkSyscalls() const;
@@ -46,7 +44,7 @@ class EthtoolDriver : public Driver {
  private:
   void resolveFamily(std::function<void()> then);
   void pollInterfaces(std::int64_t now_ms);
-  void finishPort(std::uint64_t generation, std::int64_t now_ms, PortReading reading);
+  void finishPort(std::uint64_t generation, std::int64_t now_ms, module::PortReading reading);
 
   std::string target_;
   boost::asio::io_context* io_;
@@ -57,7 +55,7 @@ class EthtoolDriver : public Driver {
   std::unique_ptr<LinkMonitor> links_;
   std::unique_ptr<boost::asio::thread_pool> legacy_pool_;
   std::set<std::string> noted_without_module_;
-  std::function<void(const PortReading&)> observer_;
+  std::function<void(const module::PortReading&)> observer_;
 
   std::uint64_t generation_ = 0;  // bumps on every poll and cancel; stale callbacks check it
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // callbacks hold it weakly
@@ -66,7 +64,7 @@ class EthtoolDriver : public Driver {
   std::size_t ports_left_ = 0;
 };
 
-// Registry factory: reads `interfaces`; with a null io it only validates.
-std::unique_ptr<Driver> createEthtoolDriver(const DriverContext& context, OptionReader& options);
+// validate: `interfaces` into EthtoolOptions; create: an EthtoolDriver.
+const DriverEntry& driverEntry();
 
 }  // namespace opticsd::ethtool

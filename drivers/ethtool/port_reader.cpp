@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "drivers/ethtool/legacy_module_reader.hpp"
-#include "drivers/ethtool/module_read_session.hpp"
+#include "drivers/module/module_read_session.hpp"
 
 namespace opticsd::ethtool {
 namespace {
@@ -22,7 +22,7 @@ std::string errorText(const NetlinkChannel::Reply& reply) {
 
 class PortRead : public std::enable_shared_from_this<PortRead> {
  public:
-  PortRead(PortReadContext context, std::string ifname, std::function<void(PortReading)> done)
+  PortRead(PortReadContext context, std::string ifname, std::function<void(module::PortReading)> done)
       : context_(std::move(context)), done_(std::move(done)) {
     reading_.port = std::move(ifname);
   }
@@ -170,15 +170,15 @@ class PortRead : public std::enable_shared_from_this<PortRead> {
       auto& issues = session_.issues();
       reading_.issues.insert(reading_.issues.end(), issues.begin(), issues.end());
     }
-    reading_.fec.bits_per_block = bitsPerCorrectedBlock(active_fec_bit_, reading_.link);
+    reading_.fec.bits_per_block = module::bitsPerCorrectedBlock(active_fec_bit_, reading_.link);
     auto done = std::move(done_);
     done(std::move(reading_));
   }
 
   PortReadContext context_;
-  std::function<void(PortReading)> done_;
-  PortReading reading_;
-  ModuleReadSession session_;
+  std::function<void(module::PortReading)> done_;
+  module::PortReading reading_;
+  module::ModuleReadSession session_;
   std::optional<eeprom::ModuleMemory> legacy_memory_;
   std::optional<std::uint32_t> active_fec_bit_;
   int outstanding_ = 0;
@@ -191,7 +191,7 @@ class PortRead : public std::enable_shared_from_this<PortRead> {
 
 }  // namespace
 
-void readPort(const PortReadContext& context, std::string ifname, std::function<void(PortReading)> done) {
+void readPort(const PortReadContext& context, std::string ifname, std::function<void(module::PortReading)> done) {
   auto read = std::make_shared<PortRead>(context, std::move(ifname), std::move(done));
   read->start();
 }

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "drivers/ethtool/netlink_channel.hpp"
-#include "drivers/ethtool/port_reading.hpp"
+#include "drivers/module/port_reading.hpp"
 
 namespace opticsd::ethtool {
 
@@ -27,6 +27,6 @@ struct PortReadContext {
 
 // `module_present` false in the result means the interface has no module to
 // read (loopback, veth, empty cage): the kernel said EOPNOTSUPP or ENODEV.
-void readPort(const PortReadContext& context, std::string ifname, std::function<void(PortReading)> done);
+void readPort(const PortReadContext& context, std::string ifname, std::function<void(module::PortReading)> done);
 
 }  // namespace opticsd::ethtool

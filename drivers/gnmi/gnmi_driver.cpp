@@ -53,11 +53,9 @@ std::chrono::system_clock::time_point after(std::chrono::milliseconds d) {
 
 }  // namespace
 
-GnmiDriver::GnmiDriver(boost::asio::io_context* io, std::string target, GnmiOptions options, LeafRules rules)
-    : io_(io), target_(std::move(target)), options_(std::move(options)) {
+GnmiDriver::GnmiDriver(boost::asio::io_context& io, std::string target, GnmiOptions options, LeafRules rules)
+    : io_(io), target_(std::move(target)), options_(std::move(options)), reconnect_timer_(io) {
   core_ = std::make_shared<StreamCore>(*options_.variant, std::move(rules), options_.max_updates_per_interval);
-  if (!io_) return;
-  reconnect_timer_.emplace(*io_);
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (options_.tls) {
     grpc::SslCredentialsOptions ssl;
@@ -83,7 +81,7 @@ GnmiDriver::GnmiDriver(boost::asio::io_context* io, std::string target, GnmiOpti
 
 GnmiDriver::~GnmiDriver() {
   *alive_ = false;
-  if (reconnect_timer_) reconnect_timer_->cancel();
+  reconnect_timer_.cancel();
   core_->cancelAll();
   if (!core_->waitIdle(std::chrono::seconds(5))) {
     spdlog::warn("gnmi target={} calls still in flight after cancel", target_);
@@ -91,7 +89,7 @@ GnmiDriver::~GnmiDriver() {
 }
 
 void GnmiDriver::onIo(std::function<void()> fn) {
-  boost::asio::post(*io_, [alive = std::weak_ptr<bool>(alive_), fn = std::move(fn)] {
+  boost::asio::post(io_, [alive = std::weak_ptr<bool>(alive_), fn = std::move(fn)] {
     auto a = alive.lock();
     if (a && *a) fn();
   });
@@ -189,10 +187,6 @@ void GnmiDriver::withEncoding(std::function<void(Result<::gnmi::Encoding>)> then
 }
 
 void GnmiDriver::poll(std::int64_t now_ms, Done done) {
-  if (!io_) {
-    done(PollResult{{}, {}, {"validation only: no io_context"}});
-    return;
-  }
   if (options_.mode == SubscribeMode::kOnce || !snapshot_taken_) return startOnce(now_ms, std::move(done));
   PollResult result = snapshot(now_ms);
   onIo([done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
@@ -288,8 +282,8 @@ void GnmiDriver::scheduleReconnect() {
   static thread_local std::minstd_rand jitter(std::random_device{}());
   const auto wait = backoff_ + std::chrono::milliseconds(jitter() % (backoff_.count() / 4 + 1));
   reconnect_at_ = std::chrono::steady_clock::now() + wait;
-  reconnect_timer_->expires_after(wait);
-  reconnect_timer_->async_wait([this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+  reconnect_timer_.expires_after(wait);
+  reconnect_timer_.async_wait([this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
     auto a = alive.lock();
     if (ec || !a || !*a) return;
     startStream();
@@ -330,15 +324,35 @@ PollResult GnmiDriver::snapshot(std::int64_t now_ms) {
   return result;
 }
 
-std::unique_ptr<Driver> createGnmiDriver(const DriverContext& context, OptionReader& options) {
+namespace {
+
+std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& options) {
   auto parsed = readGnmiOptions(options);
   if (!parsed) return nullptr;
-  auto rules = LeafRules::compile(parsed->variant->rules);
-  if (!rules) {
+  if (auto rules = LeafRules::compile(parsed->variant->rules); !rules) {
     options.error("variant", rules.error().message);
     return nullptr;
   }
-  return std::make_unique<GnmiDriver>(context.io, context.target_name, std::move(*parsed), std::move(*rules));
+  return makeDriverConfig(std::move(*parsed));
+}
+
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
+  const auto* options = driverConfigAs<GnmiOptions>(config);
+  if (options == nullptr) return fail("target=" + context.target_name + " driver=gnmi given another driver's config");
+  auto rules = LeafRules::compile(options->variant->rules);
+  if (!rules) return fail(rules.error().message);
+  return std::make_unique<GnmiDriver>(context.io, context.target_name, *options, std::move(*rules));
+}
+
+constexpr std::string_view kSecretKeys[] = {"password"};
+
+}  // namespace
+
+const DriverEntry& driverEntry() {
+  static constexpr DriverEntry entry{
+      "gnmi", "switches streaming OpenConfig (or native) telemetry over gNMI, vendor variants as data", &validate,
+      &create, kSecretKeys};
+  return entry;
 }
 
 }  // namespace opticsd::gnmi

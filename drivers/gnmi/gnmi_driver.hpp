@@ -18,16 +18,15 @@
 #include <memory>
 #include <optional>
 
+#include "drivers/driver.hpp"
 #include "drivers/gnmi/gnmi_options.hpp"
 #include "drivers/gnmi/subscribe_call.hpp"
-#include "drivers/registry.hpp"
 
 namespace opticsd::gnmi {
 
 class GnmiDriver : public Driver {
  public:
-  // `io` null: validation only (check-config); nothing is started.
-  GnmiDriver(boost::asio::io_context* io, std::string target, GnmiOptions options, LeafRules rules);
+  GnmiDriver(boost::asio::io_context& io, std::string target, GnmiOptions options, LeafRules rules);
   ~GnmiDriver() override;
 
   void poll(std::int64_t now_ms, Done done) override;
@@ -49,7 +48,7 @@ class GnmiDriver : public Driver {
   void onIo(std::function<void()> fn);
   std::string describeStatus(const grpc::Status& status) const;
 
-  boost::asio::io_context* io_;
+  boost::asio::io_context& io_;
   std::string target_;
   GnmiOptions options_;
   std::shared_ptr<StreamCore> core_;
@@ -57,7 +56,7 @@ class GnmiDriver : public Driver {
   std::unique_ptr<::gnmi::gNMI::Stub> stub_;
   std::vector<std::pair<std::string, std::string>> metadata_;  // holds the password: never logged
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
-  std::optional<boost::asio::steady_timer> reconnect_timer_;
+  boost::asio::steady_timer reconnect_timer_;
 
   // The ONCE round in flight.
   std::uint64_t round_ = 0;
@@ -74,6 +73,7 @@ class GnmiDriver : public Driver {
   bool logged_unknown_ = false;
 };
 
-std::unique_ptr<Driver> createGnmiDriver(const DriverContext& context, OptionReader& options);
+// The registry's row for this driver (drivers/CMakeLists.txt: opticsd_driver(gnmi)).
+const DriverEntry& driverEntry();
 
 }  // namespace opticsd::gnmi

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "drivers/eeprom/dump_file.hpp"
-#include "drivers/ethtool/module_read_session.hpp"
+#include "drivers/module/module_read_session.hpp"
 
 namespace opticsd::replay {
 namespace {
@@ -98,8 +98,8 @@ Result<ReplayDirectory> loadReplayDirectory(const std::filesystem::path& directo
   return replay;
 }
 
-ethtool::PortReading readingAt(const ReplayPort& port, std::size_t step) {
-  ethtool::PortReading reading;
+module::PortReading readingAt(const ReplayPort& port, std::size_t step) {
+  module::PortReading reading;
   reading.port = port.name;
   const ReplayPort::ModuleFrom* module = nullptr;
   for (const auto& from : port.modules) {
@@ -109,8 +109,8 @@ ethtool::PortReading readingAt(const ReplayPort& port, std::size_t step) {
     const auto& dump = *module->memory;
     // The dump answers page reads the way the kernel would: a page it lacks
     // is refused, a page cut short gives the bytes up to the first gap.
-    ethtool::ModuleReadSession session;
-    ethtool::readModule(session, [&dump](const eeprom::PageRequest& request) -> Result<std::vector<std::uint8_t>> {
+    module::ModuleReadSession session;
+    module::readModule(session, [&dump](const eeprom::PageRequest& request) -> Result<std::vector<std::uint8_t>> {
       const bool upper = request.offset >= eeprom::kPageSize;
       const std::bitset<eeprom::kPageSize>* valid = nullptr;
       const auto* page = dump.find(eeprom::PageKey{request.i2c_address, request.bank, request.page, upper}, &valid);
@@ -148,7 +148,7 @@ std::optional<std::int64_t> captureTimeMs(const ReplayDirectory& directory, std:
   return std::nullopt;
 }
 
-Result<void> writeCapturePort(const std::filesystem::path& directory, const ethtool::PortReading& first,
+Result<void> writeCapturePort(const std::filesystem::path& directory, const module::PortReading& first,
                               const std::vector<FecStep>& steps) {
   std::error_code ec;
   const auto dir = directory / first.port;

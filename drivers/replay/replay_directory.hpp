@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "drivers/eeprom/module_memory.hpp"
-#include "drivers/ethtool/port_reading.hpp"
+#include "drivers/module/port_reading.hpp"
 #include "drivers/replay/fec_sequence.hpp"
 #include "drivers/result.hpp"
 
@@ -46,7 +46,7 @@ Result<ReplayDirectory> loadReplayDirectory(const std::filesystem::path& directo
 // driver (so a page missing from the dump fails like a refused read, and a
 // truncated one is a short read), and the step's counters (the last line
 // repeats once the sequence ends).
-ethtool::PortReading readingAt(const ReplayPort& port, std::size_t step);
+module::PortReading readingAt(const ReplayPort& port, std::size_t step);
 
 // The capture's time of `step` (fec.seq `time_ms=`, from the first port
 // that has one): past the end of the sequence it advances by the sequence's
@@ -55,7 +55,7 @@ std::optional<std::int64_t> captureTimeMs(const ReplayDirectory& directory, std:
 
 // Writes one port's capture: module.dump (when a module is present) and,
 // when any step has counters, fec.seq with one line per step.
-Result<void> writeCapturePort(const std::filesystem::path& directory, const ethtool::PortReading& first,
+Result<void> writeCapturePort(const std::filesystem::path& directory, const module::PortReading& first,
                               const std::vector<FecStep>& steps);
 
 }  // namespace opticsd::replay

@@ -2,6 +2,10 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <chrono>
+#include <filesystem>
+
+#include "drivers/options/option_reader.hpp"
 
 namespace opticsd::replay {
 
@@ -22,7 +26,7 @@ PollResult ReplayDriver::step(std::int64_t now_ms) {
   for (const auto& port : directory_.ports) {
     auto reading = readingAt(port, step_);
     if (!reading.module_present && reading.fec.empty() && !reading.link.up) continue;  // an emptied cage
-    result.samples.push_back(ethtool::sampleFromReading(target_, now_ms, reading));
+    result.samples.push_back(module::sampleFromReading(target_, now_ms, reading));
   }
   ++step_;
   return result;
@@ -37,7 +41,14 @@ void ReplayDriver::poll(std::int64_t now_ms, Done done) {
   boost::asio::post(*io_, [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
 }
 
-std::unique_ptr<Driver> createReplayDriver(const DriverContext& context, OptionReader& options) {
+namespace {
+
+struct ReplayTarget {
+  ReplayDirectory directory;
+  std::optional<std::int64_t> step_interval_ms;
+};
+
+std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& options) {
   const auto directory = options.requiredString("directory");
   std::optional<std::int64_t> step_interval_ms;
   if (auto d = options.optionalDuration("step_interval")) {
@@ -47,7 +58,6 @@ std::unique_ptr<Driver> createReplayDriver(const DriverContext& context, OptionR
       step_interval_ms = d->count();
     }
   }
-  // Unknown keys are rejected by the caller, which also reads name, driver, interval.
   if (!options.valid()) return nullptr;
   std::filesystem::path path(directory);
   if (path.is_relative() && !options.file().empty()) {
@@ -58,7 +68,21 @@ std::unique_ptr<Driver> createReplayDriver(const DriverContext& context, OptionR
     options.error("directory", loaded.error().message);
     return nullptr;
   }
-  return std::make_unique<ReplayDriver>(context.target_name, context.io, std::move(*loaded), step_interval_ms);
+  return makeDriverConfig(ReplayTarget{std::move(*loaded), step_interval_ms});
+}
+
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
+  const auto* target = driverConfigAs<ReplayTarget>(config);
+  if (target == nullptr) return fail("target=" + context.target_name + " driver=replay given another driver's config");
+  return std::make_unique<ReplayDriver>(context.target_name, &context.io, target->directory, target->step_interval_ms);
+}
+
+}  // namespace
+
+const DriverEntry& driverEntry() {
+  static constexpr DriverEntry entry{
+      "replay", "a captured host (opticsd capture) replayed through the ethtool decode path", &validate, &create, {}};
+  return entry;
 }
 
 }  // namespace opticsd::replay

@@ -22,8 +22,6 @@
 #include <string>
 
 #include "drivers/driver.hpp"
-#include "drivers/options/option_reader.hpp"
-#include "drivers/registry.hpp"
 #include "drivers/replay/replay_directory.hpp"
 
 namespace opticsd::replay {
@@ -50,6 +48,8 @@ class ReplayDriver : public Driver {
   std::optional<std::int64_t> first_ms_;  // the first poll's time, with step_interval
 };
 
-std::unique_ptr<Driver> createReplayDriver(const DriverContext& context, OptionReader& options);
+// validate: reads `directory` (the whole capture, so check-config sees a bad
+// one) and `step_interval`; create: a ReplayDriver over that capture.
+const DriverEntry& driverEntry();
 
 }  // namespace opticsd::replay

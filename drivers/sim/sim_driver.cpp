@@ -14,7 +14,7 @@ namespace {
 
 class SimDriver final : public Driver {
  public:
-  SimDriver(boost::asio::io_context* io, SimSwitchConfig config) : io_(io), config_(std::move(config)) {}
+  SimDriver(boost::asio::io_context& io, SimSwitchConfig config) : io_(io), config_(std::move(config)) {}
 
   void poll(std::int64_t now_ms, Done done) override {
     PollResult result;
@@ -28,14 +28,10 @@ class SimDriver final : public Driver {
       }
     }
     if (switch_) switch_->sampleAll(now_ms, result.samples);
-    if (io_ == nullptr) {
-      done(std::move(result));
-      return;
-    }
     // One token per poll: cancel() or destruction silences the handler in
     // flight without touching `this` from it.
     cancelled_ = std::make_shared<bool>(false);
-    boost::asio::post(*io_, [cancelled = cancelled_, done = std::move(done), result = std::move(result)]() mutable {
+    boost::asio::post(io_, [cancelled = cancelled_, done = std::move(done), result = std::move(result)]() mutable {
       if (!*cancelled) done(std::move(result));
     });
   }
@@ -44,19 +40,30 @@ class SimDriver final : public Driver {
   ~SimDriver() override { *cancelled_ = true; }
 
  private:
-  boost::asio::io_context* io_;
+  boost::asio::io_context& io_;
   SimSwitchConfig config_;
   std::optional<SimSwitch> switch_;
   std::shared_ptr<bool> cancelled_ = std::make_shared<bool>(false);
 };
 
+std::shared_ptr<const DriverConfig> validate(const std::string& target_name, OptionReader& options) {
+  auto config = readSimOptions(target_name, options);
+  if (!config) return nullptr;
+  return makeDriverConfig(std::move(*config));
+}
+
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
+  const auto* sim = driverConfigAs<SimSwitchConfig>(config);
+  if (sim == nullptr) return fail("target=" + context.target_name + " driver=sim given another driver's config");
+  return std::make_unique<SimDriver>(context.io, *sim);
+}
+
 }  // namespace
 
-std::unique_ptr<Driver> createSimDriver(const DriverContext& context, OptionReader& options) {
-  auto config = readSimOptions(context.target_name, options);
-  if (!config) return nullptr;
-  if (context.io == nullptr) return nullptr;
-  return std::make_unique<SimDriver>(context.io, std::move(*config));
+const DriverEntry& driverEntry() {
+  static constexpr DriverEntry entry{
+      "sim", "simulated fabric with degradation scenarios (demo, tests, load)", &validate, &create, {}};
+  return entry;
 }
 
 std::span<const std::string_view> validScenarioNames() { return scenarioNames(); }

@@ -3,19 +3,18 @@
 // for its options and sim_switch.hpp for the model).
 //
 // poll() computes every port's Sample synchronously (a few microseconds per
-// module) and hands them to `done` through the io_context, or directly when
-// there is none. Owned and called on the scheduler's thread.
+// module) and hands them to `done` through the io_context, never from inside
+// poll(). Owned and called on the scheduler's thread.
 
-#include <memory>
 #include <span>
 #include <string_view>
 
-#include "drivers/registry.hpp"
+#include "drivers/driver.hpp"
 
 namespace opticsd::sim {
 
-// With context.io == nullptr only validates the options and returns null.
-std::unique_ptr<Driver> createSimDriver(const DriverContext& context, OptionReader& options);
+// validate: sim_options.hpp's keys into a SimSwitchConfig; create: a SimDriver.
+const DriverEntry& driverEntry();
 
 // The valid values of a scenario's `scenario:` key.
 std::span<const std::string_view> validScenarioNames();

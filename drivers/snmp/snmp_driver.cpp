@@ -298,28 +298,45 @@ void SnmpDriver::deliver(const std::shared_ptr<Round>& round, PollResult result)
   done(std::move(result));
 }
 
-std::unique_ptr<Driver> createSnmpDriver(const DriverContext& context, OptionReader& options) {
+namespace {
+
+// What validate() reads once and every create() of the target shares.
+struct SnmpTarget {
+  DriverOptions options;
   std::shared_ptr<const ProfileCatalog> catalog;
-  auto parsed = readDriverOptions(options, catalog);
+};
+
+std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& options) {
+  SnmpTarget target;
+  auto parsed = readDriverOptions(options, target.catalog);
   if (!parsed) return nullptr;
-  boost::asio::io_context* io = context.io;
-  SessionConfig session_config = parsed->session;
-  SnmpDriver::SessionFactory factory;
-  if (io) {
-    factory = [io, session_config](const std::string& address) -> Result<std::unique_ptr<Session>> {
-      SessionConfig config = session_config;
-      config.resolved_address = address;
-      auto session = NetSnmpSession::open(*io, config);
-      if (!session) return tl::unexpected(session.error());
-      return std::unique_ptr<Session>(std::move(*session));
-    };
-  } else {
-    factory = [](const std::string&) -> Result<std::unique_ptr<Session>> {
-      return fail("validation only: no io_context");
-    };
-  }
-  return std::make_unique<SnmpDriver>(io, context.target_name, std::move(*parsed), std::move(catalog),
-                                      std::move(factory));
+  target.options = std::move(*parsed);
+  return makeDriverConfig(std::move(target));
+}
+
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
+  const auto* target = driverConfigAs<SnmpTarget>(config);
+  if (target == nullptr) return fail("target=" + context.target_name + " driver=snmp given another driver's config");
+  boost::asio::io_context* io = &context.io;
+  SnmpDriver::SessionFactory factory = [io, session_config = target->options.session](const std::string& address)
+      -> Result<std::unique_ptr<Session>> {
+    SessionConfig resolved = session_config;
+    resolved.resolved_address = address;
+    auto session = NetSnmpSession::open(*io, resolved);
+    if (!session) return tl::unexpected(session.error());
+    return std::unique_ptr<Session>(std::move(*session));
+  };
+  return std::make_unique<SnmpDriver>(io, context.target_name, target->options, target->catalog, std::move(factory));
+}
+
+constexpr std::string_view kSecretKeys[] = {"community", "auth_password", "priv_password"};
+
+}  // namespace
+
+const DriverEntry& driverEntry() {
+  static constexpr DriverEntry entry{"snmp", "switches over SNMP v2c/v3, vendor MIB profiles as data", &validate,
+                                     &create, kSecretKeys};
+  return entry;
 }
 
 }  // namespace opticsd::snmp

@@ -18,7 +18,8 @@
 #include <memory>
 #include <optional>
 
-#include "drivers/registry.hpp"
+#include "drivers/driver.hpp"
+#include "drivers/options/option_reader.hpp"
 #include "drivers/snmp/host_resolver.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
@@ -89,6 +90,9 @@ class SnmpDriver : public Driver {
   std::shared_ptr<Round> round_;
 };
 
-std::unique_ptr<Driver> createSnmpDriver(const DriverContext& context, OptionReader& options);
+// validate: readDriverOptions (which loads the profile catalogue once);
+// create: an SnmpDriver with net-snmp sessions on the context's io_context.
+// Secret keys: community, auth_password, priv_password.
+const DriverEntry& driverEntry();
 
 }  // namespace opticsd::snmp

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: snmp
 # Every shipped SNMP profile through the real daemon: one snmpsim agent serves
 # the Arista EOS, SONiC, Cisco NX-OS and IOS-XE, Juniper, Nokia SR OS, IP
 # Infusion OcNOS and Dell OS9 fixtures (community = fixture), the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: snmp
 # check-config (systemd's ExecStartPre) and run agree on every config (issue
 # 15): each bad config below is refused by both, each with the same problem
 # named at file:line:col, so a unit whose pre-check passes never fails to

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: gnmi
 # gNMI sessions under faults, against the test target on 127.0.0.1:
 # a stream dropped mid-way (target down, then resumed by the backoff), a
 # target that never answers beside a healthy one (the healthy one unaffected),

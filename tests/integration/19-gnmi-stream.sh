@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: gnmi sim
 # gNMI end to end through `opticsd run`: two test targets stream OpenConfig
 # transceiver data (one in PROTO with decimal64/double values, one in
 # JSON_IETF, updates_only, heartbeat) beside a simulated leaf. Checks: the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: ethtool snmp
 # What the systemd unit promises, exercised on the real binary without
 # systemd: the sd_notify protocol on a private NOTIFY_SOCKET (READY, STATUS,
 # WATCHDOG every few seconds, RELOADING then READY on SIGHUP, STOPPING on

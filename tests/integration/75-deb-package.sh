@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: snmp
 # ctest-run-serial
 # The Debian package: `cpack -G DEB` builds it from the build directory,
 # lintian reports no errors, the files sit where the unit and the docs say,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: ethtool snmp
 # The packaged default config (deploy/config/opticsd.yaml) is valid as
 # shipped, listens on loopback only, and every commented example in it is
 # valid too once uncommented (all at once), so the examples cannot rot.

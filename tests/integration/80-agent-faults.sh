@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: snmp
 # Faulty SNMP agents never slow the healthy targets of the same daemon, and a
 # faulty target recovers on its own when its agent comes back.
 #

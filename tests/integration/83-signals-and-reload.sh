@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: snmp
 # Signals and config under load:
 # 1. a storm of SIGHUPs with alternating good and bad configs (each good one
 #    a different target set): the daemon stays up and serving, and ends on

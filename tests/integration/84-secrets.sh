@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: snmp
 # SNMPv3 and community secrets never appear in logs, metrics, errors or
 # poll-once output, on every error path: wrong auth and priv passwords, an
 # unknown user, a wrong engine id, an agent that never answers, a wrong

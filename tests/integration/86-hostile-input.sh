@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs-drivers: snmp
 # Hostile values from agents: non-UTF-8 and control bytes in vendor and model
 # names, 30 KB and 64 KiB strings, sensor scale/precision codes at their
 # extremes, negative and zero optical power, and a profile (profile_dir) whose

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "drivers/ethtool/port_reading.hpp"
+#include "drivers/module/port_reading.hpp"
 #include "drivers/replay/replay_directory.hpp"
 
 namespace {
@@ -35,7 +35,7 @@ void pollPort(benchmark::State& state, const fs::path& directory, const std::str
   std::size_t lanes = 0;
   for (auto _ : state) {
     auto reading = opticsd::replay::readingAt(*port, step++ % 3);
-    auto sample = opticsd::ethtool::sampleFromReading("host", 0, reading);
+    auto sample = opticsd::module::sampleFromReading("host", 0, reading);
     lanes = sample.lanes.size();
     benchmark::DoNotOptimize(sample);
   }

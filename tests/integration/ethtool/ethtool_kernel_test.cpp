@@ -191,8 +191,8 @@ TEST_F(EthtoolKernel, PortReadOfLoopbackSaysNoModule) {
   context.family = family(io, **channel);
   boost::asio::thread_pool pool(1);
   context.legacy_pool = &pool;
-  std::optional<PortReading> reading;
-  readPort(context, "lo", [&](PortReading r) { reading = std::move(r); });
+  std::optional<module::PortReading> reading;
+  readPort(context, "lo", [&](module::PortReading r) { reading = std::move(r); });
   ASSERT_TRUE(runUntil(io, [&] { return reading.has_value(); }));
   EXPECT_FALSE(reading->module_present);
   EXPECT_TRUE(reading->issues.empty());
@@ -216,8 +216,8 @@ TEST_F(EthtoolKernel, KernelWithoutPageMessageUsesTheLegacyIoctl) {
   boost::asio::thread_pool pool(1);
   context.legacy_pool = &pool;
   const auto before = (*channel)->syscalls();
-  std::optional<PortReading> reading;
-  readPort(context, "va", [&](PortReading r) { reading = std::move(r); });
+  std::optional<module::PortReading> reading;
+  readPort(context, "va", [&](module::PortReading r) { reading = std::move(r); });
   ASSERT_TRUE(runUntil(io, [&] { return reading.has_value(); }));
   // The ioctl ran (on the pool) and said "no module"; counters still came over netlink.
   EXPECT_FALSE(reading->module_present);

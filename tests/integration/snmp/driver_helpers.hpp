@@ -20,9 +20,12 @@ inline std::unique_ptr<Driver> makeDriver(boost::asio::io_context& io, const std
                                           const std::string& yaml) {
   std::vector<ConfigIssue> issues;
   OptionReader reader(YAML::Load(yaml), "test.yaml", name, issues);
-  auto driver = createSnmpDriver(DriverContext{name, &io}, reader);
+  auto config = driverEntry().validate(name, reader);
   for (const auto& i : issues) ADD_FAILURE() << i.format();
-  return driver;
+  if (config == nullptr) return nullptr;
+  auto driver = driverEntry().create(DriverContext{name, io}, *config);
+  if (!driver) ADD_FAILURE() << driver.error().message;
+  return driver ? std::move(*driver) : nullptr;
 }
 
 // Polls every driver once, concurrently on one io_context; each must answer once.

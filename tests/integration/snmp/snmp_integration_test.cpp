@@ -177,7 +177,7 @@ TEST_F(SnmpsimProfiles, WrongCommunityTimesOutCleanly) {
 
 // ---- Host names ----
 
-// A driver as createSnmpDriver builds it, but with the given resolver.
+// A driver as the snmp driverEntry().create builds it, but with the given resolver.
 std::unique_ptr<SnmpDriver> driverWithResolver(boost::asio::io_context& io, const std::string& name,
                                                const std::string& yaml, std::shared_ptr<HostResolver> resolver) {
   std::vector<ConfigIssue> issues;

@@ -16,6 +16,7 @@
 #include "daemon/pipeline/fec_ber_deriver.hpp"
 #include "drivers/eeprom/decoder.hpp"
 #include "drivers/eeprom/dump_file.hpp"
+#include "drivers/options/option_reader.hpp"
 
 namespace opticsd::replay {
 namespace {
@@ -326,10 +327,12 @@ TEST(ReplayDriver, FactoryReadsDirectoryAndPostsResults) {
   YAML::Node good = YAML::Load("directory: " + kHost.string());
   OptionReader reader(good, "", "targets[0]", issues);
   boost::asio::io_context io;
-  auto driver = createReplayDriver(DriverContext{"host1", &io}, reader);
-  ASSERT_NE(driver, nullptr) << (issues.empty() ? "" : issues[0].format());
+  auto config = driverEntry().validate("host1", reader);
+  ASSERT_NE(config, nullptr) << (issues.empty() ? "" : issues[0].format());
+  auto driver = driverEntry().create(DriverContext{"host1", io}, *config);
+  ASSERT_TRUE(driver) << driver.error().message;
   std::optional<PollResult> result;
-  driver->poll(42, [&](PollResult r) { result = std::move(r); });
+  (*driver)->poll(42, [&](PollResult r) { result = std::move(r); });
   EXPECT_FALSE(result);  // posted, not called from inside poll()
   io.run();
   ASSERT_TRUE(result);
@@ -339,7 +342,7 @@ TEST(ReplayDriver, FactoryReadsDirectoryAndPostsResults) {
   YAML::Node bad = YAML::Load("directory: /nonexistent/capture\nextra: 1");
   std::vector<ConfigIssue> bad_issues;
   OptionReader bad_reader(bad, "", "targets[1]", bad_issues);
-  EXPECT_EQ(createReplayDriver(DriverContext{"host2", nullptr}, bad_reader), nullptr);
+  EXPECT_EQ(driverEntry().validate("host2", bad_reader), nullptr);
   EXPECT_GE(bad_issues.size(), 1u);
 }
 

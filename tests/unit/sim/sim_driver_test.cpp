@@ -5,6 +5,9 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "drivers/options/option_reader.hpp"
+#include "drivers/sim/sim_switch.hpp"
+
 namespace opticsd::sim {
 namespace {
 
@@ -15,33 +18,51 @@ struct Made {
   std::vector<ConfigIssue> issues;
 };
 
-Made make(const std::string& yaml, boost::asio::io_context* io) {
+std::shared_ptr<const DriverConfig> validate(const std::string& yaml, std::vector<ConfigIssue>& issues) {
+  OptionReader reader(YAML::Load(yaml), "t.yaml", "targets[0]", issues);
+  return driverEntry().validate("spine1", reader);
+}
+
+Made make(const std::string& yaml, boost::asio::io_context& io) {
   Made m;
-  OptionReader reader(YAML::Load(yaml), "t.yaml", "targets[0]", m.issues);
-  m.driver = createSimDriver(DriverContext{"spine1", io}, reader);
+  auto config = validate(yaml, m.issues);
+  if (config == nullptr) return m;
+  auto driver = driverEntry().create(DriverContext{"spine1", io}, *config);
+  if (driver) m.driver = std::move(*driver);
   return m;
 }
 
-TEST(SimDriver, ValidateOnlyWithoutAnIoContext) {
-  Made ok = make("ports: 4", nullptr);
-  EXPECT_EQ(ok.driver, nullptr);
-  EXPECT_TRUE(ok.issues.empty());
-  Made bad = make("ports: -4", nullptr);
-  EXPECT_EQ(bad.driver, nullptr);
-  ASSERT_EQ(bad.issues.size(), 1u);
-  EXPECT_EQ(bad.issues[0].key, "targets[0].ports");
+TEST(SimDriver, ValidateReadsTheOptionsIntoATypedConfig) {
+  std::vector<ConfigIssue> issues;
+  auto ok = validate("ports: 4", issues);
+  ASSERT_NE(ok, nullptr);
+  EXPECT_TRUE(issues.empty());
+  const auto* sim = driverConfigAs<SimSwitchConfig>(*ok);
+  ASSERT_NE(sim, nullptr);
+  EXPECT_EQ(sim->ports, 4);
+  EXPECT_EQ(validate("ports: -4", issues), nullptr);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].key, "targets[0].ports");
+}
+
+TEST(SimDriver, CreateRefusesAnotherDriversConfig) {
+  boost::asio::io_context io;
+  const DriverConfigOf<int> foreign(7);
+  auto driver = driverEntry().create(DriverContext{"spine1", io}, foreign);
+  ASSERT_FALSE(driver);
+  EXPECT_NE(driver.error().message.find("another driver's config"), std::string::npos);
 }
 
 TEST(SimDriver, InvalidOptionsGiveNoDriver) {
   boost::asio::io_context io;
-  Made bad = make("scenarios: [{scenario: meteor_strike, port: 1}]", &io);
+  Made bad = make("scenarios: [{scenario: meteor_strike, port: 1}]", io);
   EXPECT_EQ(bad.driver, nullptr);
   EXPECT_FALSE(bad.issues.empty());
 }
 
 TEST(SimDriver, PollDeliversEveryPortThroughTheIoContext) {
   boost::asio::io_context io;
-  Made m = make("ports: 4\nscenarios: [{scenario: lane_failure, port: 2, lane: 1, onset: 1m, ramp: 0s}]", &io);
+  Made m = make("ports: 4\nscenarios: [{scenario: lane_failure, port: 2, lane: 1, onset: 1m, ramp: 0s}]", io);
   ASSERT_NE(m.driver, nullptr);
   std::optional<PollResult> got;
   m.driver->poll(kNow, [&](PollResult r) { got = std::move(r); });
@@ -67,7 +88,7 @@ TEST(SimDriver, PollDeliversEveryPortThroughTheIoContext) {
 
 TEST(SimDriver, CancelSilencesThePollInFlight) {
   boost::asio::io_context io;
-  Made m = make("ports: 2", &io);
+  Made m = make("ports: 2", io);
   ASSERT_NE(m.driver, nullptr);
   int calls = 0;
   m.driver->poll(kNow, [&](PollResult) { ++calls; });

@@ -14,7 +14,7 @@
 #include "drivers/eeprom/module_memory.hpp"
 #include "drivers/result.hpp"
 
-namespace opticsd::ethtool {
+namespace opticsd::module {
 
 class ModuleReadSession {
  public:
@@ -45,4 +45,4 @@ std::string describe(const eeprom::PageRequest& request);
 using PageSource = std::function<Result<std::vector<std::uint8_t>>(const eeprom::PageRequest&)>;
 void readModule(ModuleReadSession& session, const PageSource& source);
 
-}  // namespace opticsd::ethtool
+}  // namespace opticsd::module

@@ -1,10 +1,10 @@
-#include "drivers/ethtool/module_read_session.hpp"
+#include "drivers/module/module_read_session.hpp"
 
 #include <gtest/gtest.h>
 
 #include "drivers/eeprom/decoder.hpp"
 
-namespace opticsd::ethtool {
+namespace opticsd::module {
 namespace {
 
 // A QSFP28 (SFF-8024 identifier 0x11) that is not flat memory, so page 03h
@@ -74,4 +74,4 @@ TEST(ModuleReadSession, NothingReadMeansNoFurtherRounds) {
 }
 
 }  // namespace
-}  // namespace opticsd::ethtool
+}  // namespace opticsd::module

@@ -1,10 +1,10 @@
-#include "drivers/ethtool/port_reading.hpp"
+#include "drivers/module/port_reading.hpp"
 
 #include <linux/ethtool.h>
 
 #include "drivers/eeprom/decoder.hpp"
 
-namespace opticsd::ethtool {
+namespace opticsd::module {
 
 Sample sampleFromReading(const std::string& target, std::int64_t timestamp_ms, const PortReading& reading) {
   Sample sample;
@@ -27,4 +27,4 @@ std::optional<std::uint64_t> bitsPerCorrectedBlock(std::optional<std::uint32_t> 
   return lane_gbps >= 50 ? 75 : 35;
 }
 
-}  // namespace opticsd::ethtool
+}  // namespace opticsd::module

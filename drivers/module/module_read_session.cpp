@@ -1,11 +1,11 @@
-#include "drivers/ethtool/module_read_session.hpp"
+#include "drivers/module/module_read_session.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "drivers/eeprom/decoder.hpp"
 
-namespace opticsd::ethtool {
+namespace opticsd::module {
 namespace {
 // initialPages, advertisedPages and one round of VDM pages the advertising
 // pages reveal; more rounds than this means the plan is not converging.
@@ -57,4 +57,4 @@ void readModule(ModuleReadSession& session, const PageSource& source) {
   }
 }
 
-}  // namespace opticsd::ethtool
+}  // namespace opticsd::module

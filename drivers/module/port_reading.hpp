@@ -13,7 +13,7 @@
 #include "drivers/eeprom/module_memory.hpp"
 #include "drivers/sample.hpp"
 
-namespace opticsd::ethtool {
+namespace opticsd::module {
 
 struct PortReading {
   std::string port;
@@ -34,4 +34,4 @@ Sample sampleFromReading(const std::string& target, std::int64_t timestamp_ms, c
 // other FEC modes.
 std::optional<std::uint64_t> bitsPerCorrectedBlock(std::optional<std::uint32_t> active_fec_bit, const LinkState& link);
 
-}  // namespace opticsd::ethtool
+}  // namespace opticsd::module
