@@ -19,3 +19,11 @@ start_gnmi_target() {
   eval "${name//-/_}_PID=$!"
   wait_for 100 grep -q listening "$WORK/$name.requests" || { cat "$WORK/$name.out"; fail "gNMI target $name did not start"; }
 }
+
+# On failure, the daemon's last words and what the targets were last asked.
+fail() {
+  echo "FAIL: $*" >&2
+  tail -n 40 "$WORK/run.log" >&2 2>/dev/null || true
+  tail -n 5 "$WORK"/*.requests >&2 2>/dev/null || true
+  exit 1
+}
