@@ -103,7 +103,8 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
       options.error("mode", "expected stream or once");
     }
   }
-  // The target's poll interval is the natural sample interval.
+  // The target's own poll interval is the natural sample interval (the global
+  // poll.interval is not among a target's options: 10 s then).
   if (auto d = durationIn(options, "interval", 1, 86400000)) out.sample_interval = *d;
   if (auto d = durationIn(options, "sample_interval", 100, 86400000)) out.sample_interval = *d;
   out.heartbeat_interval = durationIn(options, "heartbeat_interval", 100, 86400000);

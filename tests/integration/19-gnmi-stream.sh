@@ -25,7 +25,7 @@ poll: {interval: 500ms, timeout: 3s}
 storage: {path: $WORK/state/history.db}
 targets:
   - {name: leaf-g, driver: gnmi, address: 127.0.0.1:$PROTO_PORT, tls: false, sample_interval: 4s}
-  - {name: leaf-j, driver: gnmi, address: 127.0.0.1:$JSON_PORT, tls: false, updates_only: true, heartbeat_interval: 2s}
+  - {name: leaf-j, driver: gnmi, address: 127.0.0.1:$JSON_PORT, tls: false, interval: 500ms, updates_only: true, heartbeat_interval: 2s}
   - name: leaf-s
     driver: sim
     module: osfp-800g-2fr4
@@ -71,6 +71,8 @@ j_stream = [r for r in j if r["mode"] == "STREAM" and r["updates_only"]]
 assert j_stream, j
 beats = {h for _, m, _, h in j_stream[0]["subscriptions"] if m == "ON_CHANGE"}
 assert beats == {2_000_000_000}, beats
+samples = {i for _, m, i, _ in j_stream[0]["subscriptions"] if m == "SAMPLE"}
+assert samples == {500_000_000}, samples  # the target's own poll interval, where no sample_interval is given
 print("leaf-g:", len(g), "subscriptions; leaf-j encoding JSON_IETF")
 PY
 
