@@ -187,6 +187,7 @@ void GnmiDriver::withEncoding(std::function<void(Result<::gnmi::Encoding>)> then
 }
 
 void GnmiDriver::poll(std::int64_t now_ms, Done done) {
+  if (options_.mode == SubscribeMode::kPoll) return pollTarget(now_ms, std::move(done));
   if (options_.mode == SubscribeMode::kOnce || !snapshot_taken_) return startOnce(now_ms, std::move(done));
   PollResult result = snapshot(now_ms);
   onIo([done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
@@ -221,6 +222,39 @@ void GnmiDriver::startOnce(std::int64_t now_ms, Done done) {
     };
     startSubscribe(*stub_, core_, subscription(::gnmi::SubscriptionList::ONCE, *encoding), metadata_,
                    after(options_.connect_timeout + options_.sample_interval), std::move(events));
+  });
+}
+
+void GnmiDriver::pollTarget(std::int64_t now_ms, Done done) {
+  const std::uint64_t round = ++round_;
+  once_done_ = std::move(done);
+  once_now_ms_ = now_ms;
+  once_synced_ = false;
+  if (poll_call_ && poll_call_->live()) return poll_call_->poll();
+  poll_call_.reset();
+  withEncoding([this, round](Result<::gnmi::Encoding> encoding) {
+    if (round != round_) return;
+    if (!encoding) return finishOnce(round, encoding.error().message);
+    CallEvents events;
+    // A sync answers whichever poll is waiting.
+    events.sync = [this] {
+      onIo([this] {
+        once_synced_ = true;
+        finishOnce(round_, std::nullopt);
+      });
+    };
+    events.done = [this](const grpc::Status& status) {
+      const std::string error = "Subscribe POLL: " + (status.ok() ? std::string("the target ended the subscription")
+                                                                  : describeStatus(status));
+      onIo([this, error] {
+        poll_call_.reset();
+        finishOnce(round_, error);
+      });
+    };
+    poll_call_ = std::make_shared<CallHandle>();
+    startSubscribe(*stub_, core_, subscription(::gnmi::SubscriptionList::POLL, *encoding), metadata_, std::nullopt,
+                   std::move(events), poll_call_);
+    poll_call_->poll();
   });
 }
 

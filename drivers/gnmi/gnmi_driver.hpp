@@ -3,7 +3,8 @@
 // ONCE (a complete snapshot, all poll-once needs); then a STREAM
 // subscription runs (SAMPLE at the sample interval for values, ON_CHANGE for
 // oper-status, presence and identity) and each poll snapshots what it has
-// accumulated. Capabilities comes first on every new subscription, to pick
+// accumulated (mode once: ONCE every poll; mode poll: one POLL subscription,
+// a Poll request every poll). Capabilities comes first on every new subscription, to pick
 // the encoding and to log what the target supports.
 //
 // While the stream is down a poll fails ("gNMI stream down: ..."), so
@@ -39,6 +40,7 @@ class GnmiDriver : public Driver {
   void withEncoding(std::function<void(Result<::gnmi::Encoding>)> then);
   ::gnmi::SubscribeRequest subscription(::gnmi::SubscriptionList::Mode mode, ::gnmi::Encoding encoding) const;
   void startOnce(std::int64_t now_ms, Done done);
+  void pollTarget(std::int64_t now_ms, Done done);
   void finishOnce(std::uint64_t round, std::optional<std::string> error);
   void startStream();
   void streamEnded(const grpc::Status& status);
@@ -63,6 +65,7 @@ class GnmiDriver : public Driver {
   Done once_done_;
   std::int64_t once_now_ms_ = 0;
   bool once_synced_ = false;
+  std::shared_ptr<CallHandle> poll_call_;  // POLL mode: the live subscription
 
   bool snapshot_taken_ = false;  // a ONCE succeeded: stream mode streams from now on
   StreamState stream_ = StreamState::kIdle;

@@ -64,7 +64,7 @@ std::string GnmiOptions::describe() const {
   std::string out = "gnmi " + address + " " + std::string(variant ? variant->name : "?");
   out += tls ? " tls" : " plaintext";
   if (!username.empty()) out += " user=" + username;
-  out += mode == SubscribeMode::kOnce ? " once" : " stream";
+  out += mode == SubscribeMode::kOnce ? " once" : mode == SubscribeMode::kPoll ? " poll" : " stream";
   return out;
 }
 
@@ -99,8 +99,10 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
       out.mode = SubscribeMode::kStream;
     } else if (*m == "once") {
       out.mode = SubscribeMode::kOnce;
+    } else if (*m == "poll") {
+      out.mode = SubscribeMode::kPoll;
     } else {
-      options.error("mode", "expected stream or once");
+      options.error("mode", "expected stream, once or poll");
     }
   }
   // The target's own poll interval is the natural sample interval (the global

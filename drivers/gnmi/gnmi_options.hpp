@@ -15,8 +15,9 @@ namespace opticsd::gnmi {
 
 enum class EncodingChoice : std::uint8_t { kAuto, kProto, kJsonIetf, kJson };
 // stream: ONCE for the first poll, then a STREAM subscription (SAMPLE values,
-// ON_CHANGE state); once: every poll a ONCE subscription, for targets without STREAM.
-enum class SubscribeMode : std::uint8_t { kStream, kOnce };
+// ON_CHANGE state); for targets without STREAM: once, a ONCE subscription
+// every poll, or poll, one POLL subscription sent a Poll request every poll.
+enum class SubscribeMode : std::uint8_t { kStream, kOnce, kPoll };
 
 struct GnmiOptions {
   std::string address;  // host:port

@@ -52,12 +52,28 @@ bool StreamCore::waitIdle(std::chrono::milliseconds limit) {
   return idle_.wait_for(lock, limit, [this] { return calls_.empty(); });
 }
 
-namespace {
-
 class SubscribeCall final : public grpc::ClientBidiReactor<::gnmi::SubscribeRequest, ::gnmi::SubscribeResponse> {
  public:
-  SubscribeCall(std::shared_ptr<StreamCore> core, ::gnmi::SubscribeRequest request, CallEvents events)
-      : core_(std::move(core)), request_(std::move(request)), events_(std::move(events)) {}
+  SubscribeCall(std::shared_ptr<StreamCore> core, ::gnmi::SubscribeRequest request, CallEvents events,
+                std::shared_ptr<CallHandle> handle)
+      : core_(std::move(core)), request_(std::move(request)), events_(std::move(events)), handle_(std::move(handle)) {
+    poll_request_.mutable_poll();
+    if (handle_) {
+      std::lock_guard lock(handle_->mu_);
+      handle_->call_ = this;
+    }
+  }
+
+  // One write in flight at a time (gRPC's rule): a Poll asked for meanwhile waits for OnWriteDone.
+  void requestPoll() {
+    std::lock_guard lock(write_mu_);
+    if (writing_) {
+      ++polls_waiting_;
+      return;
+    }
+    writing_ = true;
+    StartWrite(&poll_request_);
+  }
 
   void begin(::gnmi::gNMI::Stub& stub, const std::vector<std::pair<std::string, std::string>>& metadata,
              std::optional<std::chrono::system_clock::time_point> deadline) {
@@ -65,12 +81,24 @@ class SubscribeCall final : public grpc::ClientBidiReactor<::gnmi::SubscribeRequ
     if (deadline) context_.set_deadline(*deadline);
     core_->track(&context_);
     stub.async()->Subscribe(&context_, this);
-    StartWrite(&request_);
+    {
+      std::lock_guard lock(write_mu_);
+      writing_ = true;
+      StartWrite(&request_);
+    }
     StartRead(&response_);
     StartCall();
   }
 
-  void OnWriteDone(bool) override {}
+  void OnWriteDone(bool ok) override {
+    std::lock_guard lock(write_mu_);
+    if (ok && polls_waiting_ > 0) {
+      --polls_waiting_;
+      StartWrite(&poll_request_);
+      return;
+    }
+    writing_ = false;
+  }
 
   void OnReadDone(bool ok) override {
     if (!ok) return;  // the stream ended: OnDone follows
@@ -88,6 +116,10 @@ class SubscribeCall final : public grpc::ClientBidiReactor<::gnmi::SubscribeRequ
   }
 
   void OnDone(const grpc::Status& status) override {
+    if (handle_) {
+      std::lock_guard lock(handle_->mu_);
+      handle_->call_ = nullptr;
+    }
     if (events_.done) events_.done(status);
     auto core = core_;
     grpc::ClientContext* context = &context_;
@@ -101,8 +133,25 @@ class SubscribeCall final : public grpc::ClientBidiReactor<::gnmi::SubscribeRequ
   ::gnmi::SubscribeRequest request_;
   ::gnmi::SubscribeResponse response_;
   CallEvents events_;
+  std::shared_ptr<CallHandle> handle_;
+  ::gnmi::SubscribeRequest poll_request_;
+  std::mutex write_mu_;
+  bool writing_ = false;
+  int polls_waiting_ = 0;
   bool answered_ = false;
 };
+
+void CallHandle::poll() {
+  std::lock_guard lock(mu_);
+  if (call_) call_->requestPoll();
+}
+
+bool CallHandle::live() {
+  std::lock_guard lock(mu_);
+  return call_ != nullptr;
+}
+
+namespace {
 
 struct CapabilitiesCall {
   grpc::ClientContext context;
@@ -114,8 +163,9 @@ struct CapabilitiesCall {
 
 void startSubscribe(::gnmi::gNMI::Stub& stub, std::shared_ptr<StreamCore> core, ::gnmi::SubscribeRequest request,
                     const std::vector<std::pair<std::string, std::string>>& metadata,
-                    std::optional<std::chrono::system_clock::time_point> deadline, CallEvents events) {
-  auto* call = new SubscribeCall(std::move(core), std::move(request), std::move(events));
+                    std::optional<std::chrono::system_clock::time_point> deadline, CallEvents events,
+                    std::shared_ptr<CallHandle> handle) {
+  auto* call = new SubscribeCall(std::move(core), std::move(request), std::move(events), std::move(handle));
   call->begin(stub, metadata, deadline);
 }
 

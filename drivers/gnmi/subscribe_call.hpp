@@ -60,6 +60,21 @@ class StreamCore {
   std::vector<grpc::ClientContext*> calls_;
 };
 
+class SubscribeCall;
+
+// A live Subscribe that takes further requests (POLL mode). Thread-safe; a
+// no-op once gRPC has finished the call.
+class CallHandle {
+ public:
+  void poll();  // sends a Poll request: the target answers with its data and a sync_response
+  bool live();
+
+ private:
+  friend class SubscribeCall;
+  std::mutex mu_;
+  SubscribeCall* call_ = nullptr;
+};
+
 struct CallEvents {
   std::function<void()> first_response;
   std::function<void()> sync;
@@ -70,7 +85,8 @@ struct CallEvents {
 // deleted once gRPC reports it done.
 void startSubscribe(::gnmi::gNMI::Stub& stub, std::shared_ptr<StreamCore> core, ::gnmi::SubscribeRequest request,
                     const std::vector<std::pair<std::string, std::string>>& metadata,
-                    std::optional<std::chrono::system_clock::time_point> deadline, CallEvents events);
+                    std::optional<std::chrono::system_clock::time_point> deadline, CallEvents events,
+                    std::shared_ptr<CallHandle> handle = nullptr);
 
 // Starts a Capabilities call; `done` gets the status and the response.
 void startCapabilities(::gnmi::gNMI::Stub& stub, std::shared_ptr<StreamCore> core,

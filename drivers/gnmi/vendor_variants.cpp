@@ -60,20 +60,13 @@ constexpr std::string_view kOpenConfigSamplePaths[] = {
     "/components/component/transceiver/physical-channels/channel/state",
 };
 constexpr std::string_view kOpenConfigOnChangePaths[] = {
-    "/components/component/transceiver/state/present",
-    "/components/component/transceiver/state/form-factor",
-    "/components/component/transceiver/state/vendor",
-    "/components/component/transceiver/state/vendor-part",
-    "/components/component/transceiver/state/serial-no",
-    "/components/component/transceiver/state/vendor-rev",
-    "/components/component/transceiver/state/ethernet-pmd",
-    "/components/component/transceiver/state/date-code",
-    "/components/component/transceiver/state/connector-type",
-    "/components/component/state/firmware-version",
-    "/components/component/transceiver/thresholds",
-    "/interfaces/interface/state/transceiver",
-    "/interfaces/interface/state/physical-channel",
-    "/interfaces/interface/state/oper-status",
+    "/components/component/transceiver/state/present",        "/components/component/transceiver/state/form-factor",
+    "/components/component/transceiver/state/vendor",         "/components/component/transceiver/state/vendor-part",
+    "/components/component/transceiver/state/serial-no",      "/components/component/transceiver/state/vendor-rev",
+    "/components/component/transceiver/state/ethernet-pmd",   "/components/component/transceiver/state/date-code",
+    "/components/component/transceiver/state/connector-type", "/components/component/state/firmware-version",
+    "/components/component/transceiver/thresholds",           "/interfaces/interface/state/transceiver",
+    "/interfaces/interface/state/physical-channel",           "/interfaces/interface/state/oper-status",
 };
 
 // ---- Nokia SR Linux native model: transceiver data under the interface.

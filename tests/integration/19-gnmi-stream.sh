@@ -2,9 +2,9 @@
 # needs-drivers: gnmi sim
 # gNMI end to end through `opticsd run`: two test targets stream OpenConfig
 # transceiver data (one in PROTO with decimal64/double values, one in
-# JSON_IETF, updates_only, heartbeat) beside a simulated leaf. Checks: the
-# STREAM subscription asks SAMPLE for values and ON_CHANGE for oper-status; lane values reach
-# /metrics; a flapping link is seen between samples (ON_CHANGE); paths the
+# JSON_IETF with updates_only and a heartbeat), a third is polled (POLL
+# mode), beside a simulated leaf. Checks: the STREAM subscription asks SAMPLE
+# for values and ON_CHANGE for oper-status; lane values reach /metrics; a flapping link is seen between samples (ON_CHANGE); paths the
 # variant does not map are logged and ignored; and a lane whose Rx falls 10 dB
 # raises the same finding as the simulator's dirty connector.
 source "$(dirname "$0")/lib.sh"
@@ -17,6 +17,8 @@ JSON_PORT=$(free_port)
 start_gnmi_target leaf-g "$PROTO_PORT" --encodings PROTO,JSON_IETF --degrade-lane Ethernet1:3 --degrade-seconds 3 \
   --flap-every 1.5 --unknown-paths
 start_gnmi_target leaf-j "$JSON_PORT" --encodings JSON_IETF
+POLL_PORT=$(free_port)
+start_gnmi_target leaf-p "$POLL_PORT"
 
 PORT=$(free_port)
 cat >"$WORK/opticsd.yaml" <<YAML
@@ -26,6 +28,7 @@ storage: {path: $WORK/state/history.db}
 targets:
   - {name: leaf-g, driver: gnmi, address: 127.0.0.1:$PROTO_PORT, tls: false, sample_interval: 4s}
   - {name: leaf-j, driver: gnmi, address: 127.0.0.1:$JSON_PORT, tls: false, interval: 500ms, updates_only: true, heartbeat_interval: 2s}
+  - {name: leaf-p, driver: gnmi, address: 127.0.0.1:$POLL_PORT, tls: false, mode: poll}
   - name: leaf-s
     driver: sim
     module: osfp-800g-2fr4
@@ -38,7 +41,7 @@ YAML
 start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
 
 note "steady stream: lane values on /metrics (PROTO and JSON_IETF)"
-for target in leaf-g leaf-j; do
+for target in leaf-g leaf-j leaf-p; do
   wait_for 100 metric_has "$PORT" "^opticsd_lane_rx_power_dbm\{.*target=\"$target\"" \
     || { cat "$WORK/run.log"; scrape "$PORT" | grep -E "$target" | head; fail "no lane Rx power from $target"; }
   wait_for 50 metric_has "$PORT" "^opticsd_target_up\{.*target=\"$target\".*\} 1" || fail "$target is not up"
@@ -52,8 +55,12 @@ grep -Eq '^opticsd_lane_tx_bias_amperes\{.*target="leaf-j",port="Ethernet2".*\} 
   || { grep bias <<<"$text" | head -3; fail "JSON_IETF bias value is not 7.5 mA"; }
 
 note "the subscription: STREAM, SAMPLE for values, ON_CHANGE for oper-status"
-python3 - "$WORK/leaf-g.requests" "$WORK/leaf-j.requests" <<'PY' || fail "subscriptions are not what they should be"
+python3 - "$WORK/leaf-g.requests" "$WORK/leaf-j.requests" "$WORK/leaf-p.requests" <<'PY' || fail "subscriptions are not what they should be"
 import json, sys
+# mode: poll: one POLL subscription, a Poll request every poll.
+p = [json.loads(l) for l in open(sys.argv[3])]
+assert [r["mode"] for r in p if r["rpc"] == "Subscribe"] == ["POLL"], p
+assert sum(r["rpc"] == "Poll" for r in p) >= 2, p
 def requests(path):
     return [json.loads(l) for l in open(path) if '"Subscribe"' in l]
 g, j = requests(sys.argv[1]), requests(sys.argv[2])

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A gNMI target for opticsd's tests, on Debian's python3-grpcio.
 
-Serves Capabilities and Subscribe (STREAM with SAMPLE/ON_CHANGE, ONCE) for a
+Serves Capabilities and Subscribe (STREAM with SAMPLE/ON_CHANGE, ONCE, POLL) for a
 switch with an 800G OSFP DR8 (Ethernet1, 8 lanes, decimal64 values in PROTO)
 and a 400G QSFP-DD DR4 (Ethernet2, 4 lanes, double values in PROTO), built
 from the OpenConfig platform-transceiver, platform and interfaces models. In
@@ -213,6 +213,14 @@ def subscribe(request_iterator, context):
     log({"rpc": "Subscribe", "mode": pb.SubscriptionList.Mode.Name(sub.mode),
          "encoding": pb.Encoding.Name(sub.encoding), "updates_only": sub.updates_only, "subscriptions": modes})
     encoding = sub.encoding
+    if sub.mode == pb.SubscriptionList.POLL:  # data only when asked, each answer closed by a sync
+        for req in request_iterator:
+            if req.HasField("poll"):
+                log({"rpc": "Poll"})
+                for n in static_updates(encoding, time.time()) + sample_updates(encoding, time.time()):
+                    yield pb.SubscribeResponse(update=n)
+                yield pb.SubscribeResponse(sync_response=True)
+        return
     now = time.time()
     if not (sub.mode == pb.SubscriptionList.STREAM and sub.updates_only):
         for n in static_updates(encoding, now) + sample_updates(encoding, now):
