@@ -243,15 +243,19 @@ void GnmiDriver::pollTarget(std::int64_t now_ms, Done done) {
         finishOnce(round_, std::nullopt);
       });
     };
-    events.done = [this](const grpc::Status& status) {
+    auto handle = std::make_shared<CallHandle>();
+    // Only this call's end touches the session: a later call may already have replaced it.
+    events.done = [this, weak = std::weak_ptr<CallHandle>(handle)](const grpc::Status& status) {
       const std::string error = "Subscribe POLL: " + (status.ok() ? std::string("the target ended the subscription")
                                                                   : describeStatus(status));
-      onIo([this, error] {
+      onIo([this, weak, error] {
+        auto mine = weak.lock();
+        if (!mine || poll_call_ != mine) return;
         poll_call_.reset();
         finishOnce(round_, error);
       });
     };
-    poll_call_ = std::make_shared<CallHandle>();
+    poll_call_ = handle;
     startSubscribe(*stub_, core_, subscription(::gnmi::SubscriptionList::POLL, *encoding), metadata_, std::nullopt,
                    std::move(events), poll_call_);
     poll_call_->poll();
