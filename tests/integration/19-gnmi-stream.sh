@@ -55,6 +55,10 @@ grep -Eq '^opticsd_lane_tx_bias_amperes\{.*target="leaf-j",port="Ethernet2".*\} 
   || { grep bias <<<"$text" | head -3; fail "JSON_IETF bias value is not 7.5 mA"; }
 
 note "the subscription: STREAM, SAMPLE for values, ON_CHANGE for oper-status"
+streaming() { grep -q '"mode": "STREAM"' "$WORK/leaf-g.requests" && grep -q '"mode": "STREAM"' "$WORK/leaf-j.requests"; }
+wait_for 50 streaming || fail "no STREAM subscription after the first ONCE"
+polls_seen() { [ "$(grep -c '"rpc": "Poll"' "$WORK/leaf-p.requests")" -ge 2 ]; }
+wait_for 50 polls_seen || fail "leaf-p (mode: poll) was not sent a Poll request each poll"
 python3 - "$WORK/leaf-g.requests" "$WORK/leaf-j.requests" "$WORK/leaf-p.requests" <<'PY' || fail "subscriptions are not what they should be"
 import json, sys
 # mode: poll: one POLL subscription, a Poll request every poll.
