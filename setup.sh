@@ -5,6 +5,7 @@
 #   ./setup.sh run [ARGS...]   build and run `opticsd run` (the embedded demo without ARGS)
 #   ./setup.sh test            build and run the whole test suite (what CI runs)
 #   ./setup.sh sanitize        ASan+UBSan build, unit tests only
+#   ./setup.sh minimal         the sim-only build (every other driver OFF) and its tests
 #   ./setup.sh fuzz-smoke      clang/libFuzzer build, a short run of every fuzzer
 #   ./setup.sh fuzz [SECONDS]  long fuzz runs (default 600 s per fuzzer)
 #   ./setup.sh bench           Google Benchmark targets and end-to-end bench scripts
@@ -64,6 +65,12 @@ case "$mode" in
     # The system tests (label system) are registered only by `./setup.sh system`.
     configure_and_build build -DOPTICSD_SYSTEM_TESTS=OFF
     ctest --test-dir build --output-on-failure --timeout 600 -j "$JOBS" -LE 'fuzz|soak' ;;
+  minimal)
+    # Only the sim driver: the build options still configure, build and pass their tests.
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    configure_and_build build-minimal -DOPTICSD_WITH_ETHTOOL=OFF -DOPTICSD_WITH_REPLAY=OFF \
+      -DOPTICSD_WITH_SNMP=OFF -DOPTICSD_BUILD_BENCHMARKS=OFF -DOPTICSD_SYSTEM_TESTS=OFF
+    ctest --test-dir build-minimal --output-on-failure --timeout 600 -j "$JOBS" -LE 'fuzz|soak' ;;
   sanitize)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     configure_and_build build-asan -DOPTICSD_SANITIZE=ON -DOPTICSD_BUILD_BENCHMARKS=OFF \
@@ -115,6 +122,6 @@ case "$mode" in
     cmake --build build -j "$JOBS" --target opticsd opticsd_package_docs
     ctest --test-dir build --output-on-failure -L "^$label\$" ;;
   *)
-    sed -n '2,14p' "$0" >&2
+    sed -n '2,15p' "$0" >&2
     exit 2 ;;
 esac

@@ -96,6 +96,15 @@ struct DriverContext {
   boost::asio::io_context& io;
 };
 
+// DriverEntry::create for a create that takes the driver's own config type:
+// `&createWith<MyConfig, &create>`. Another driver's config is an error.
+template <typename T, Result<std::unique_ptr<Driver>> (*create_typed)(const DriverContext&, const T&)>
+Result<std::unique_ptr<Driver>> createWith(const DriverContext& context, const DriverConfig& config) {
+  const T* typed = driverConfigAs<T>(config);
+  if (typed == nullptr) return fail("target=" + context.target_name + " was given another driver's config");
+  return create_typed(context, *typed);
+}
+
 // One driver as the registry lists it. Each driver folder defines
 // `const DriverEntry& opticsd::<name>::driverEntry()`; drivers/CMakeLists.txt
 // registers the folder with one opticsd_driver(<name>) line.

@@ -55,7 +55,7 @@ int runCapture(const CaptureOptions& options) {
     return kExitUsage;
   }
   boost::asio::io_context io;
-  ethtool::EthtoolDriver driver("capture", &io, ethtool::EthtoolOptions{options.interfaces});
+  ethtool::EthtoolDriver driver("capture", io, ethtool::EthtoolOptions{options.interfaces});
   std::map<std::string, Captured> captured;
   driver.onReading([&](const module::PortReading& reading) {
     auto& port = captured[reading.port];

@@ -173,12 +173,6 @@ void readTargets(const YAML::Node& list, const std::string& file, std::vector<Co
   }
 }
 
-std::string digestOf(const std::string& text) {
-  std::ostringstream out;
-  out << std::hex << stableNameHash(text);
-  return out.str();
-}
-
 }  // namespace
 
 std::string ConfigErrors::format() const {
@@ -240,7 +234,6 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   }
   Config config;
   config.source = source;
-  config.digest = digestOf(text);
   OptionReader top(root, source, "", errors.issues);
   if (!root.IsMap()) return tl::unexpected(std::move(errors));
   reportDuplicateKeys(root, source, errors.issues);
@@ -260,10 +253,9 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   for (const auto& t : config.targets) {
     if (t.export_setting.detail) config.export_policy.setTarget(t.name, *t.export_setting.detail, t.export_setting.ports);
   }
-  config.rules = top.raw("rules").value_or(YAML::Node());
-  config.topology = top.raw("topology").value_or(YAML::Node());
-  (void)parseRules(config.rules, source, errors.issues);  // rejected up front, naming the rule
-  (void)parseTopology(config.topology, source, errors.issues);
+  // Problems are rejected up front, naming the rule; the service and reload use these as parsed.
+  config.rules = parseRules(top.raw("rules").value_or(YAML::Node()), source, errors.issues);
+  config.topology = parseTopology(top.raw("topology").value_or(YAML::Node()), source, errors.issues);
   top.rejectUnknownKeys();
   if (config.targets.empty() && errors.issues.empty()) {
     top.error("targets", "no targets configured: add at least one under 'targets:'");

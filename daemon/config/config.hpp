@@ -16,7 +16,9 @@
 
 #include "daemon/exporter/export_detail.hpp"
 #include "daemon/remote_write/remote_write_config.hpp"
+#include "daemon/rules/rule_config.hpp"
 #include "daemon/store/store_options.hpp"
+#include "daemon/topology/topology.hpp"
 #include "drivers/driver.hpp"
 #include "drivers/options/option_reader.hpp"
 #include "drivers/result.hpp"
@@ -84,9 +86,8 @@ struct Config {
   std::vector<TargetConfig> targets;     // all configured targets, before sharding
   ExportPolicy export_policy;            // `export:` at the top and on targets: the series budget
   std::optional<RemoteWriteConfig> remote_write;  // push every poll to a remote-write receiver
-  YAML::Node rules;                      // validated by the rules engine
-  YAML::Node topology;                   // validated by the topology loader
-  std::string digest;                    // hash of the text, to tell a reload that changed nothing
+  RuleSet rules;                         // `rules:` over the defaults, parsed once at load
+  Topology topology;                     // `topology:`, parsed once at load
 
   std::vector<const TargetConfig*> targetsForThisShard() const;
 };

@@ -213,10 +213,7 @@ class DaemonService {
   // writer (off the polling thread, retried like samples), to the findings
   // tables; active findings survive a restart.
   void startRules() {
-    std::vector<ConfigIssue> issues;
-    auto rules = parseRules(config_.rules, config_.source, issues);
-    auto topology = parseTopology(config_.topology, config_.source, issues);
-    rules_ = std::make_unique<RulesEngine>(std::move(rules), std::move(topology), store_.get());
+    rules_ = std::make_unique<RulesEngine>(config_.rules, config_.topology, store_.get());
     if (store_) {
       FindingsFilter filter;
       filter.active_only = true;
@@ -309,11 +306,7 @@ class DaemonService {
     }
     warnAboutReadableSecrets(*loaded);
     configureLogging(loaded->log_level);
-    {
-      std::vector<ConfigIssue> issues;  // validated by the load above
-      rules_->reconfigure(parseRules(loaded->rules, loaded->source, issues),
-                          parseTopology(loaded->topology, loaded->source, issues));
-    }
+    rules_->reconfigure(loaded->rules, loaded->topology);  // parsed and validated by the load above
     applyTargets(*loaded);
     config_ = std::move(*loaded);
     exporter_->self().recordConfigLoad(true, unixSeconds());

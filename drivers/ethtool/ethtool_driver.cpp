@@ -13,7 +13,7 @@
 
 namespace opticsd::ethtool {
 
-EthtoolDriver::EthtoolDriver(std::string target, boost::asio::io_context* io, EthtoolOptions options)
+EthtoolDriver::EthtoolDriver(std::string target, boost::asio::io_context& io, EthtoolOptions options)
     : target_(std::move(target)), io_(io), options_(std::move(options)) {}
 
 EthtoolDriver::~EthtoolDriver() {
@@ -38,14 +38,8 @@ void EthtoolDriver::poll(std::int64_t now_ms, Done done) {
   cancel();  // a poll still in flight is abandoned: its late replies are ignored
   done_ = std::move(done);
   result_ = PollResult{};
-  if (io_ == nullptr) {
-    result_.errors.push_back("target=" + target_ + " driver=ethtool created for validation only");
-    auto finish = std::move(done_);
-    finish(std::move(result_));
-    return;
-  }
   if (!channel_) {
-    auto channel = NetlinkChannel::open(*io_, NETLINK_GENERIC);
+    auto channel = NetlinkChannel::open(io_, NETLINK_GENERIC);
     if (!channel) {
       result_.errors.push_back("target=" + target_ + " driver=ethtool " + channel.error().message);
       auto finish = std::move(done_);
@@ -55,7 +49,7 @@ void EthtoolDriver::poll(std::int64_t now_ms, Done done) {
     channel_ = std::move(*channel);
   }
   if (!links_) {
-    auto monitor = LinkMonitor::start(*io_);
+    auto monitor = LinkMonitor::start(io_);
     if (monitor) {
       links_ = std::move(*monitor);
     } else {
@@ -110,7 +104,7 @@ void EthtoolDriver::pollInterfaces(std::int64_t now_ms) {
     return;
   }
   PortReadContext context;
-  context.io = io_;
+  context.io = &io_;
   context.channel = family_ ? channel_ : nullptr;
   context.family = family_;
   context.legacy_pool = legacy_pool_.get();
@@ -161,19 +155,18 @@ std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& o
   return makeDriverConfig(std::move(parsed));
 }
 
-Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
-  const auto* options = driverConfigAs<EthtoolOptions>(config);
-  if (options == nullptr) {
-    return fail("target=" + context.target_name + " driver=ethtool given another driver's config");
-  }
-  return std::make_unique<EthtoolDriver>(context.target_name, &context.io, *options);
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const EthtoolOptions& options) {
+  return std::make_unique<EthtoolDriver>(context.target_name, context.io, options);
 }
 
 }  // namespace
 
 const DriverEntry& driverEntry() {
-  static constexpr DriverEntry entry{
-      "ethtool", "this Linux host's optical modules, FEC and link state over ethtool netlink", &validate, &create, {}};
+  static constexpr DriverEntry entry{"ethtool",
+                                     "this Linux host's optical modules, FEC and link state over ethtool netlink",
+                                     &validate,
+                                     &createWith<EthtoolOptions, &create>,
+                                     {}};
   return entry;
 }
 

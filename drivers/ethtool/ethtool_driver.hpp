@@ -28,8 +28,7 @@ struct EthtoolOptions {
 
 class EthtoolDriver : public Driver {
  public:
-  // `io` null: a validated driver that can only report that it cannot poll.
-  EthtoolDriver(std::string target, boost::asio::io_context* io, EthtoolOptions options);
+  EthtoolDriver(std::string target, boost::asio::io_context& io, EthtoolOptions options);
   ~EthtoolDriver() override;
 
   void poll(std::int64_t now_ms, Done done) override;
@@ -47,7 +46,7 @@ class EthtoolDriver : public Driver {
   void finishPort(std::uint64_t generation, std::int64_t now_ms, module::PortReading reading);
 
   std::string target_;
-  boost::asio::io_context* io_;
+  boost::asio::io_context& io_;
   EthtoolOptions options_;
   std::shared_ptr<NetlinkChannel> channel_;
   std::optional<GenlFamily> family_;

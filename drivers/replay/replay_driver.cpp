@@ -71,17 +71,18 @@ std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& o
   return makeDriverConfig(ReplayTarget{std::move(*loaded), step_interval_ms});
 }
 
-Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
-  const auto* target = driverConfigAs<ReplayTarget>(config);
-  if (target == nullptr) return fail("target=" + context.target_name + " driver=replay given another driver's config");
-  return std::make_unique<ReplayDriver>(context.target_name, &context.io, target->directory, target->step_interval_ms);
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const ReplayTarget& target) {
+  return std::make_unique<ReplayDriver>(context.target_name, &context.io, target.directory, target.step_interval_ms);
 }
 
 }  // namespace
 
 const DriverEntry& driverEntry() {
-  static constexpr DriverEntry entry{
-      "replay", "a captured host (opticsd capture) replayed through the ethtool decode path", &validate, &create, {}};
+  static constexpr DriverEntry entry{"replay",
+                                     "a captured host (opticsd capture) replayed through the ethtool decode path",
+                                     &validate,
+                                     &createWith<ReplayTarget, &create>,
+                                     {}};
   return entry;
 }
 

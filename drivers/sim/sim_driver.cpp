@@ -52,17 +52,18 @@ std::shared_ptr<const DriverConfig> validate(const std::string& target_name, Opt
   return makeDriverConfig(std::move(*config));
 }
 
-Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
-  const auto* sim = driverConfigAs<SimSwitchConfig>(config);
-  if (sim == nullptr) return fail("target=" + context.target_name + " driver=sim given another driver's config");
-  return std::make_unique<SimDriver>(context.io, *sim);
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const SimSwitchConfig& config) {
+  return std::make_unique<SimDriver>(context.io, config);
 }
 
 }  // namespace
 
 const DriverEntry& driverEntry() {
-  static constexpr DriverEntry entry{
-      "sim", "simulated fabric with degradation scenarios (demo, tests, load)", &validate, &create, {}};
+  static constexpr DriverEntry entry{"sim",
+                                     "simulated fabric with degradation scenarios (demo, tests, load)",
+                                     &validate,
+                                     &createWith<SimSwitchConfig, &create>,
+                                     {}};
   return entry;
 }
 

@@ -488,69 +488,71 @@ std::optional<std::int64_t> SimSwitch::firstCrossing(int port_index, int lane, T
   return std::nullopt;
 }
 
-Sample SimSwitch::sampleAt(int port_index, std::int64_t now_ms) const {
-  Sample s = template_;
-  if (port_index < 0 || port_index >= config_.ports) {
-    s.module_present = false;
-    s.issues.push_back("no such port");
-    return s;
+// Read noise of one port within one noise bucket: the same salt and lane give
+// the same value until the bucket changes.
+struct SimSwitch::ReadNoise {
+  std::uint64_t seed;
+  int port_index;
+  std::int64_t bucket;
+  const SimEnvironment& env;
+
+  double uniform(Salt salt, int lane) const { return unitNoise(hashKey(seed, salt, port_index, lane, bucket)); }
+  // Bounded uniform in the quiet model, Gaussian-like with tails in the realistic one.
+  double read(Salt salt, int lane, double quiet_bound, double sigma) const {
+    return env.enabled ? sigma * normalNoise(hashKey(seed, salt, port_index, lane, bucket))
+                       : quiet_bound * uniform(salt, lane);
   }
-  const ModuleProfile& p = *profile_;
+};
+
+// Deterministic per (seed, port).
+void SimSwitch::renderIdentity(int port_index, ModuleIdentity& identity) const {
   const std::uint64_t seed = config_.seed;
-  const std::int64_t since = now_ms - epoch_ms_;
-  const std::int64_t bucket = now_ms / kNoiseBucketMs;
-  const PortScenarios* ps = findScenarios(port_index);
-  const Effects fx = effectsAt(ps, since);
-  const auto noise = [&](Salt salt, int lane) { return unitNoise(hashKey(seed, salt, port_index, lane, bucket)); };
-
-  s.port = portName(port_index);
-  s.timestamp_ms = now_ms;
-
-  // Identity: deterministic per (seed, port).
   const std::size_t vendor = hashKey(seed, kSaltVendor, port_index) % kVendors.size();
-  s.identity.vendor = std::string(kVendors[vendor]);
-  s.identity.vendor_oui = std::string(kVendorOuis[vendor]);
+  identity.vendor = std::string(kVendors[vendor]);
+  identity.vendor_oui = std::string(kVendorOuis[vendor]);
   char buf[32];
   std::snprintf(buf, sizeof(buf), "SM%010llX",
                 static_cast<unsigned long long>(hashKey(seed, kSaltSerial, port_index) & 0xFFFFFFFFFFULL));
-  s.identity.serial = buf;
+  identity.serial = buf;
   const std::uint64_t date = hashKey(seed, kSaltDate, port_index);
   std::snprintf(buf, sizeof(buf), "20%02d-%02d-%02d", static_cast<int>(21 + date % 4),
                 static_cast<int>(1 + (date >> 8) % 12), static_cast<int>(1 + (date >> 16) % 28));
-  s.identity.date_code = buf;
+  identity.date_code = buf;
+}
 
-  // Module level.
+void SimSwitch::renderModuleReadings(int port_index, std::int64_t now_ms, const Effects& fx, const ReadNoise& noise,
+                                     Sample& s) const {
+  const ModuleProfile& p = *profile_;
   const SimEnvironment& env = config_.environment;
-  // Read noise: bounded uniform in the quiet model, Gaussian-like with tails in the realistic one.
-  const auto read = [&](Salt salt, int lane, double quiet_bound, double sigma) {
-    return env.enabled ? sigma * normalNoise(hashKey(seed, salt, port_index, lane, bucket)) : quiet_bound * noise(salt, lane);
-  };
-  const double temperature =
-      temperatureTruth(port_index, now_ms, fx) + read(kSaltNoiseTemperature, 0, 0.15, env.temperature_read_sigma_c);
-  const double vcc = 3.30 + 0.025 * unitNoise(hashKey(seed, kSaltVcc, port_index)) + 0.004 * noise(kSaltNoiseVcc, 0);
+  const double temperature = temperatureTruth(port_index, now_ms, fx) +
+                             noise.read(kSaltNoiseTemperature, 0, 0.15, env.temperature_read_sigma_c);
+  const double vcc =
+      3.30 + 0.025 * unitNoise(hashKey(config_.seed, kSaltVcc, port_index)) + 0.004 * noise.uniform(kSaltNoiseVcc, 0);
   s.module.set(ModuleMetric::kTemperatureCelsius, temperature);
   s.module.set(ModuleMetric::kSupplyVoltageVolts, vcc);
   s.module_flags[idx(ModuleMetric::kTemperatureCelsius)] = flagsFor(p.temperature, temperature);
   s.module_flags[idx(ModuleMetric::kSupplyVoltageVolts)] = flagsFor(p.vcc, vcc);
   if (p.has_vdm) {
     // TEC-held laser; it only follows the case once the TEC saturates.
-    const double laser =
-        50.0 + 0.8 * std::max(0.0, temperature - kRunawayLaserTempKnee) + 0.1 * noise(kSaltNoiseLaserTemperature, 0);
+    const double laser = 50.0 + 0.8 * std::max(0.0, temperature - kRunawayLaserTempKnee) +
+                         0.1 * noise.uniform(kSaltNoiseLaserTemperature, 0);
     s.module.set(ModuleMetric::kLaserTemperatureCelsius, laser);
   }
+}
 
-  // Lanes.
-  bool lane_los = false;
-  double ber_sum = 0;
-  int ber_lanes = 0;
+SimSwitch::LaneTotals SimSwitch::renderLaneReadings(int port_index, std::int64_t now_ms, const Effects& fx,
+                                                    const ReadNoise& noise, Sample& s) const {
+  const ModuleProfile& p = *profile_;
+  const SimEnvironment& env = config_.environment;
+  LaneTotals totals;
   s.lanes.resize(static_cast<std::size_t>(lanes_));
   for (int l = 0; l < lanes_; ++l) {
     const LaneTruth t = laneAt(port_index, l, fx, now_ms);
     Lane& lane = s.lanes[static_cast<std::size_t>(l)];
     lane.number = static_cast<std::uint16_t>(l + 1);
-    const double bias = t.bias_ma + 0.03 * p.bias_ma / 7.5 * noise(kSaltNoiseBias, l);
-    const OpticalPower tx = opticalPowerFromDbm(t.tx_dbm + 0.05 * noise(kSaltNoiseTx, l));
-    const OpticalPower rx = opticalPowerFromDbm(t.rx_dbm + read(kSaltNoiseRx, l, 0.05, env.rx_read_sigma_db));
+    const double bias = t.bias_ma + 0.03 * p.bias_ma / 7.5 * noise.uniform(kSaltNoiseBias, l);
+    const OpticalPower tx = opticalPowerFromDbm(t.tx_dbm + 0.05 * noise.uniform(kSaltNoiseTx, l));
+    const OpticalPower rx = opticalPowerFromDbm(t.rx_dbm + noise.read(kSaltNoiseRx, l, 0.05, env.rx_read_sigma_db));
     lane.values.set(LaneMetric::kTxBiasMilliamperes, bias);
     lane.values.set(LaneMetric::kTxPowerDbm, tx.dbm);
     lane.values.set(LaneMetric::kRxPowerDbm, rx.dbm);
@@ -562,59 +564,84 @@ Sample SimSwitch::sampleAt(int port_index, std::int64_t now_ms) const {
     lane.status.tx_fault = t.tx_fault;
     lane.status.tx_no_light = tx.no_light;
     lane.status.rx_no_light = rx.no_light;
-    lane_los = lane_los || t.los;
+    totals.los = totals.los || t.los;
     if (t.ber) {
-      ber_sum += *t.ber;
-      ++ber_lanes;
+      totals.ber_sum += *t.ber;
+      ++totals.ber_lanes;
     }
     if (p.has_vdm) {
       lane.status.data_path_state = 4;  // CMIS DPActivated
       // VDM reads nothing meaningful without CDR lock: left unreported.
       if (t.ber) {
         const double ber = *t.ber;
-        lane.values.set(LaneMetric::kPreFecBerRatio, ber * std::pow(10.0, 0.08 * noise(kSaltNoiseBer, l)));
+        lane.values.set(LaneMetric::kPreFecBerRatio, ber * std::pow(10.0, 0.08 * noise.uniform(kSaltNoiseBer, l)));
         lane.values.set(LaneMetric::kPreFecBerAvgRatio, ber);
         lane.values.set(LaneMetric::kPreFecBerMinRatio,
-                        ber * std::pow(10.0, -0.1 - 0.03 * std::abs(noise(kSaltNoiseBerMin, l))));
+                        ber * std::pow(10.0, -0.1 - 0.03 * std::abs(noise.uniform(kSaltNoiseBerMin, l))));
         lane.values.set(LaneMetric::kPreFecBerMaxRatio,
-                        ber * std::pow(10.0, 0.1 + 0.03 * std::abs(noise(kSaltNoiseBerMax, l))));
+                        ber * std::pow(10.0, 0.1 + 0.03 * std::abs(noise.uniform(kSaltNoiseBerMax, l))));
         // eSNR tracks the eye: 20log10(Q) plus the PAM4 level spacing.
-        lane.values.set(LaneMetric::kEsnrDecibels, 20.0 * std::log10(t.q) + 9.0 + 0.1 * noise(kSaltNoiseEsnr, l));
+        lane.values.set(LaneMetric::kEsnrDecibels,
+                        20.0 * std::log10(t.q) + 9.0 + 0.1 * noise.uniform(kSaltNoiseEsnr, l));
       }
       // Host side (switch SerDes to module) is electrical and stays healthy.
-      const double host = std::pow(10.0, -9.0 + 0.3 * unitNoise(hashKey(seed, kSaltHostBer, port_index, l)) +
-                                             0.05 * noise(kSaltNoiseHostBer, l));
+      const double host = std::pow(10.0, -9.0 + 0.3 * unitNoise(hashKey(config_.seed, kSaltHostBer, port_index, l)) +
+                                             0.05 * noise.uniform(kSaltNoiseHostBer, l));
       lane.values.set(LaneMetric::kHostPreFecBerRatio, host);
     }
   }
+  return totals;
+}
+
+void SimSwitch::renderFecCounters(int port_index, const PortScenarios* ps, std::int64_t since_epoch_ms, bool up,
+                                  const LaneTotals& lanes, const ReadNoise& noise, Sample& s) const {
+  if (up && lanes.ber_lanes > 0) {
+    s.module.set(ModuleMetric::kPreFecBerRatio,
+                 lanes.ber_sum / lanes.ber_lanes * std::pow(10.0, 0.05 * noise.uniform(kSaltNoiseBer, kMaxLanes)));
+  }
+  const Counters c = countersAt(port_index, ps, since_epoch_ms);
+  std::uint64_t bits = 0;
+  s.fec.lane_corrected_bits_total.resize(static_cast<std::size_t>(lanes_));
+  for (int l = 0; l < lanes_; ++l) {
+    const auto lane_bits = static_cast<std::uint64_t>(c.lane_bits[static_cast<std::size_t>(l)]);
+    s.fec.lane_corrected_bits_total[static_cast<std::size_t>(l)] = lane_bits;
+    bits += lane_bits;
+  }
+  s.fec.corrected_bits_total = bits;
+  s.fec.corrected_blocks_total = static_cast<std::uint64_t>(c.corrected_blocks);
+  s.fec.uncorrectable_blocks_total = static_cast<std::uint64_t>(c.uncorrectable_blocks);
+}
+
+Sample SimSwitch::sampleAt(int port_index, std::int64_t now_ms) const {
+  Sample s = template_;
+  if (port_index < 0 || port_index >= config_.ports) {
+    s.module_present = false;
+    s.issues.push_back("no such port");
+    return s;
+  }
+  const std::int64_t since = now_ms - epoch_ms_;
+  const PortScenarios* ps = findScenarios(port_index);
+  const Effects fx = effectsAt(ps, since);
+  const ReadNoise noise{config_.seed, port_index, now_ms / kNoiseBucketMs, config_.environment};
+
+  s.port = portName(port_index);
+  s.timestamp_ms = now_ms;
+  renderIdentity(port_index, s.identity);
+  renderModuleReadings(port_index, now_ms, fx, noise, s);
+  const LaneTotals lanes = renderLaneReadings(port_index, now_ms, fx, noise, s);
+
+  // Lock follows the signal, and a flapping link drops it on every lane.
   const bool flap_down = flapDownAt(port_index, now_ms, fx);
-  const bool up = !lane_los && !flap_down;
-  for (int l = 0; l < lanes_ && p.family != ModuleFamily::kSff8472; ++l) {
+  const bool up = !lanes.los && !flap_down;
+  for (int l = 0; l < lanes_ && profile_->family != ModuleFamily::kSff8472; ++l) {
     Lane& lane = s.lanes[static_cast<std::size_t>(l)];
     lane.status.rx_lol = lane.status.rx_los.value_or(false) || flap_down;
     lane.status.tx_lol = false;
   }
 
-  // Port level: FEC counters and link.
-  if (p.fec) {
-    if (up && ber_lanes > 0) {
-      s.module.set(ModuleMetric::kPreFecBerRatio,
-                   ber_sum / ber_lanes * std::pow(10.0, 0.05 * noise(kSaltNoiseBer, kMaxLanes)));
-    }
-    const Counters c = countersAt(port_index, ps, since);
-    std::uint64_t bits = 0;
-    s.fec.lane_corrected_bits_total.resize(static_cast<std::size_t>(lanes_));
-    for (int l = 0; l < lanes_; ++l) {
-      const auto lane_bits = static_cast<std::uint64_t>(c.lane_bits[static_cast<std::size_t>(l)]);
-      s.fec.lane_corrected_bits_total[static_cast<std::size_t>(l)] = lane_bits;
-      bits += lane_bits;
-    }
-    s.fec.corrected_bits_total = bits;
-    s.fec.corrected_blocks_total = static_cast<std::uint64_t>(c.corrected_blocks);
-    s.fec.uncorrectable_blocks_total = static_cast<std::uint64_t>(c.uncorrectable_blocks);
-  }
+  if (profile_->fec) renderFecCounters(port_index, ps, since, up, lanes, noise, s);
   s.link.up = up;
-  s.link.down_events_total = static_cast<std::uint64_t>(downEventsAt(port_index, ps, since, lane_los));
+  s.link.down_events_total = static_cast<std::uint64_t>(downEventsAt(port_index, ps, since, lanes.los));
   return s;
 }
 

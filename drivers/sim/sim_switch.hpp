@@ -136,6 +136,21 @@ class SimSwitch {
   Counters countersAt(int port_index, const PortScenarios* ps, std::int64_t since_epoch_ms) const;
   double downEventsAt(int port_index, const PortScenarios* ps, std::int64_t since_epoch_ms, bool lane_los) const;
   bool flapDownAt(int port_index, std::int64_t now_ms, const Effects& fx) const;
+
+  // sampleAt's steps: the truth above, plus read noise, rendered into a Sample.
+  struct ReadNoise;  // one port's read noise in one noise bucket (sim_switch.cpp)
+  struct LaneTotals {
+    bool los = false;  // some lane has lost its signal
+    double ber_sum = 0;
+    int ber_lanes = 0;  // lanes with a BER (locked)
+  };
+  void renderIdentity(int port_index, ModuleIdentity& identity) const;
+  void renderModuleReadings(int port_index, std::int64_t now_ms, const Effects& fx, const ReadNoise& noise,
+                            Sample& s) const;
+  LaneTotals renderLaneReadings(int port_index, std::int64_t now_ms, const Effects& fx, const ReadNoise& noise,
+                                Sample& s) const;
+  void renderFecCounters(int port_index, const PortScenarios* ps, std::int64_t since_epoch_ms, bool up,
+                         const LaneTotals& lanes, const ReadNoise& noise, Sample& s) const;
   double uptimeSeconds(int port_index) const;
   const Counters& healthyRates(int port_index) const;
 

@@ -314,19 +314,17 @@ std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& o
   return makeDriverConfig(std::move(target));
 }
 
-Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
-  const auto* target = driverConfigAs<SnmpTarget>(config);
-  if (target == nullptr) return fail("target=" + context.target_name + " driver=snmp given another driver's config");
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const SnmpTarget& target) {
   boost::asio::io_context* io = &context.io;
-  SnmpDriver::SessionFactory factory = [io, session_config = target->options.session](const std::string& address)
-      -> Result<std::unique_ptr<Session>> {
+  SnmpDriver::SessionFactory factory =
+      [io, session_config = target.options.session](const std::string& address) -> Result<std::unique_ptr<Session>> {
     SessionConfig resolved = session_config;
     resolved.resolved_address = address;
     auto session = NetSnmpSession::open(*io, resolved);
     if (!session) return tl::unexpected(session.error());
     return std::unique_ptr<Session>(std::move(*session));
   };
-  return std::make_unique<SnmpDriver>(io, context.target_name, target->options, target->catalog, std::move(factory));
+  return std::make_unique<SnmpDriver>(io, context.target_name, target.options, target.catalog, std::move(factory));
 }
 
 constexpr std::string_view kSecretKeys[] = {"community", "auth_password", "priv_password"};
@@ -335,7 +333,7 @@ constexpr std::string_view kSecretKeys[] = {"community", "auth_password", "priv_
 
 const DriverEntry& driverEntry() {
   static constexpr DriverEntry entry{"snmp", "switches over SNMP v2c/v3, vendor MIB profiles as data", &validate,
-                                     &create, kSecretKeys};
+                                     &createWith<SnmpTarget, &create>, kSecretKeys};
   return entry;
 }
 

@@ -46,7 +46,8 @@ class SnmpDriver : public Driver {
   // Opens a session to the target at `address` (numeric, already resolved).
   using SessionFactory = std::function<Result<std::unique_ptr<Session>>(const std::string& address)>;
 
-  // `io` receives deferred completions; null only for validation. `resolver`
+  // `io` receives deferred completions and host-name lookups (null: the
+  // address is used as given; driverEntry().create always passes one). `resolver`
   // null: the process-wide HostResolver::shared().
   SnmpDriver(boost::asio::io_context* io, std::string target, DriverOptions options,
              std::shared_ptr<const ProfileCatalog> catalog, SessionFactory make_session,

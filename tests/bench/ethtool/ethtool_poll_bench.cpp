@@ -46,7 +46,7 @@ void BM_EthtoolPollVethNoModule(benchmark::State& state) {
   }
   {
     boost::asio::io_context io;
-    opticsd::ethtool::EthtoolDriver driver("bench", &io, {});
+    opticsd::ethtool::EthtoolDriver driver("bench", io, {});
     auto cycle = [&] {
       bool done = false;
       driver.poll(0, [&](opticsd::PollResult) { done = true; });

@@ -154,7 +154,7 @@ TEST_F(EthtoolKernel, ManyRequestsInOneDatagramAllAnswered) {
 
 TEST_F(EthtoolKernel, InterfacesWithoutModulesAreSkippedCleanly) {
   boost::asio::io_context io;
-  EthtoolDriver driver("host", &io, EthtoolOptions{});
+  EthtoolDriver driver("host", io, EthtoolOptions{});
   std::optional<PollResult> result;
   driver.poll(1000, [&](PollResult r) { result = std::move(r); });
   ASSERT_TRUE(runUntil(io, [&] { return result.has_value(); }));
@@ -172,7 +172,7 @@ TEST_F(EthtoolKernel, InterfacesWithoutModulesAreSkippedCleanly) {
 
 TEST_F(EthtoolKernel, ExplicitMissingInterfaceIsAnError) {
   boost::asio::io_context io;
-  EthtoolDriver driver("host", &io, EthtoolOptions{{"va", "eth99"}});
+  EthtoolDriver driver("host", io, EthtoolOptions{{"va", "eth99"}});
   std::optional<PollResult> result;
   driver.poll(1000, [&](PollResult r) { result = std::move(r); });
   ASSERT_TRUE(runUntil(io, [&] { return result.has_value(); }));

@@ -75,6 +75,25 @@ TEST(DriverSeam, RunCreatesDriversFromTheValidatedConfigNotByParsingAgain) {
   EXPECT_EQ(polled->samples.size(), 4u);
 }
 
+TEST(ConfigLoad, KeepsRulesAndTopologyParsedForTheService) {
+  auto config = loadConfigText(std::string(kSimConfig) + R"(
+rules:
+  port_groups:
+    - {name: uplinks, targets: ["leaf*"], ports: ["Ethernet1"]}
+topology:
+  links:
+    - {switch: leaf1, ports: Ethernet1-4, host: "gpu-node-{n}", nic: nic0, gpu: "0", rail: "1"}
+)",
+                               "t.yaml");
+  ASSERT_TRUE(config) << config.error().format();
+  EXPECT_NE(config->rules.find("temperature_high"), nullptr) << "the shipped rules under the config's";
+  ASSERT_EQ(config->rules.port_groups.size(), 1u);
+  EXPECT_EQ(config->rules.port_groups[0].name, "uplinks");
+  auto endpoint = config->topology.find("leaf1", "Ethernet3");
+  ASSERT_TRUE(endpoint);
+  EXPECT_EQ(endpoint->host, "gpu-node-3");
+}
+
 TEST(DriverSeam, CheckConfigNamesTheDriversThisBuildHas) {
   auto config = loadConfigText("targets:\n  - {name: x, driver: gopher}\n", "t.yaml");
   ASSERT_FALSE(config);
