@@ -69,7 +69,7 @@ case "$mode" in
     # Only the sim driver: the build options still configure, build and pass their tests.
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     configure_and_build build-minimal -DOPTICSD_WITH_ETHTOOL=OFF -DOPTICSD_WITH_REPLAY=OFF \
-      -DOPTICSD_WITH_SNMP=OFF -DOPTICSD_BUILD_BENCHMARKS=OFF -DOPTICSD_SYSTEM_TESTS=OFF
+      -DOPTICSD_WITH_SNMP=OFF -DOPTICSD_WITH_GNMI=OFF -DOPTICSD_BUILD_BENCHMARKS=OFF -DOPTICSD_SYSTEM_TESTS=OFF
     ctest --test-dir build-minimal --output-on-failure --timeout 600 -j "$JOBS" -LE 'fuzz|soak' ;;
   sanitize)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"

@@ -374,12 +374,10 @@ std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& o
   return makeDriverConfig(std::move(*parsed));
 }
 
-Result<std::unique_ptr<Driver>> create(const DriverContext& context, const DriverConfig& config) {
-  const auto* options = driverConfigAs<GnmiOptions>(config);
-  if (options == nullptr) return fail("target=" + context.target_name + " driver=gnmi given another driver's config");
-  auto rules = LeafRules::compile(options->variant->rules);
+Result<std::unique_ptr<Driver>> create(const DriverContext& context, const GnmiOptions& options) {
+  auto rules = LeafRules::compile(options.variant->rules);
   if (!rules) return fail(rules.error().message);
-  return std::make_unique<GnmiDriver>(context.io, context.target_name, *options, std::move(*rules));
+  return std::make_unique<GnmiDriver>(context.io, context.target_name, options, std::move(*rules));
 }
 
 constexpr std::string_view kSecretKeys[] = {"password"};
@@ -389,7 +387,7 @@ constexpr std::string_view kSecretKeys[] = {"password"};
 const DriverEntry& driverEntry() {
   static constexpr DriverEntry entry{
       "gnmi", "switches streaming OpenConfig (or native) telemetry over gNMI, vendor variants as data", &validate,
-      &create, kSecretKeys};
+      &createWith<GnmiOptions, &create>, kSecretKeys};
   return entry;
 }
 
