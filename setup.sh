@@ -20,9 +20,11 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 # What each package is for is in README.md ("Dependencies").
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev prometheus-cpp-dev libsnmp-dev libsqlite3-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libexpected-dev libsystemd-dev
-  libmnl-dev libssl-dev zlib1g-dev libprotobuf-dev protobuf-compiler libsnappy-dev)
+  libmnl-dev libssl-dev zlib1g-dev libprotobuf-dev protobuf-compiler libsnappy-dev
+  libgrpc++-dev protobuf-compiler-grpc)
 TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev snmpd snmp snmpsim prometheus prometheus-alertmanager prometheus-snmp-exporter sqlite3 curl iproute2
-  ethtool procps python3 clang clang-tidy libclang-rt-14-dev systemd lintian dpkg-dev devscripts file openssl victoria-metrics)
+  ethtool procps python3 clang clang-tidy libclang-rt-14-dev systemd lintian dpkg-dev devscripts file openssl victoria-metrics
+  python3-grpcio python3-protobuf)
 # The system test boots the package in a debootstrap tree with systemd-nspawn.
 SYSTEM_PACKAGES=(debootstrap systemd-container util-linux coreutils)
 
@@ -67,7 +69,7 @@ case "$mode" in
     # Only the sim driver: the build options still configure, build and pass their tests.
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     configure_and_build build-minimal -DOPTICSD_WITH_ETHTOOL=OFF -DOPTICSD_WITH_REPLAY=OFF \
-      -DOPTICSD_WITH_SNMP=OFF -DOPTICSD_BUILD_BENCHMARKS=OFF -DOPTICSD_SYSTEM_TESTS=OFF
+      -DOPTICSD_WITH_SNMP=OFF -DOPTICSD_WITH_GNMI=OFF -DOPTICSD_BUILD_BENCHMARKS=OFF -DOPTICSD_SYSTEM_TESTS=OFF
     ctest --test-dir build-minimal --output-on-failure --timeout 600 -j "$JOBS" -LE 'fuzz|soak' ;;
   sanitize)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"

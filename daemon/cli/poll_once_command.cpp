@@ -7,6 +7,7 @@
 #include <map>
 
 #include "daemon/config/config.hpp"
+#include "daemon/log/log.hpp"
 #include "daemon/output/sample_json.hpp"
 #include "daemon/service/target_plans.hpp"
 #if OPTICSD_WITH_SNMP
@@ -43,6 +44,8 @@ int pollOnce(const PollOnceArgs& args) {
     std::fprintf(stderr, "invalid config:\n%s", config.error().format().c_str());
     return 2;
   }
+  // Driver logs go to stderr (spdlog's default logger writes to stdout, into the JSON).
+  if (!configureLogging(config->log_level)) configureLogging("info");
   if (!args.targets.empty()) {
     // Named targets are polled whatever shard this host would give them.
     for (const auto& name : args.targets) {

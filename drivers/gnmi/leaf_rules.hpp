@@ -1,0 +1,89 @@
+#pragma once
+// Which leaf of which model lands where in a Sample. A rule is a gNMI path
+// pattern whose list keys either must equal a value or bind a role:
+//   $component  the transceiver component ("Ethernet1/1", "xcvr-1")
+//   $port       the interface (also the component where a NOS keys its
+//               transceiver data by interface, as SR Linux and SONiC do)
+//   $lane       the physical channel index
+//   $severity   the threshold severity (CRITICAL, MAJOR, MINOR, WARNING)
+// An element NAME may bind $port or $component too, for models that key a
+// table by name rather than by list key (SONiC's STATE_DB tables), and a
+// rule may fix the lane where the model puts it in the leaf name ("rx3power").
+// Rules are data (vendor_variants.cpp); LeafRules compiles and matches them.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "drivers/gnmi/gnmi_path.hpp"
+#include "drivers/measurement.hpp"
+#include "drivers/result.hpp"
+
+namespace opticsd::gnmi {
+
+enum class Leaf : std::uint8_t {
+  kModuleValue,  // metric: ModuleMetric
+  kLaneValue,    // metric: LaneMetric
+  kModuleThresholdUpper,
+  kModuleThresholdLower,
+  kLaneThresholdUpper,
+  kLaneThresholdLower,
+  kPresent,  // "PRESENT"/"NOT_PRESENT" or a boolean
+  kFormFactor,
+  kVendor,
+  kPartNumber,
+  kSerial,
+  kRevision,
+  kFirmware,
+  kMedia,  // ethernet-pmd
+  kDateCode,
+  kConnector,
+  kFecCorrectedBits,
+  kFecCorrectedBlocks,
+  kFecUncorrectableBlocks,
+  kInterfaceTransceiver,  // the component that serves the interface
+  kInterfaceChannels,     // the physical channels (lanes) the interface uses
+  kInterfaceOperStatus,   // "UP", "DOWN", ...
+};
+
+struct LeafRule {
+  std::string_view pattern;
+  Leaf leaf;
+  std::uint8_t metric = 0;  // ModuleMetric or LaneMetric, for the value and threshold leaves
+  std::uint8_t lane = 0;    // a fixed raw channel index (0: none, or from $lane)
+  // A leaf every component has (a chassis sensor's temperature too): it alone
+  // does not make a component a transceiver worth a Sample.
+  bool any_component = false;
+};
+
+// What a matched path bound.
+struct Binding {
+  const LeafRule* rule = nullptr;
+  std::string_view component;
+  std::string_view port;
+  std::string_view severity;
+  std::optional<long> lane;  // the raw channel index from the path
+};
+
+class LeafRules {
+ public:
+  static Result<LeafRules> compile(std::span<const LeafRule> rules);
+
+  // The rule `path` matches, with its bindings (views into `path`), or nullopt.
+  std::optional<Binding> match(const GnmiPath& path) const;
+
+ private:
+  struct Compiled {
+    const LeafRule* rule;
+    GnmiPath pattern;
+  };
+  std::vector<Compiled> rules_;
+  // Candidates by the last element's name: most paths test one or two rules.
+  std::unordered_map<std::string, std::vector<std::size_t>> by_leaf_name_;
+};
+
+}  // namespace opticsd::gnmi

@@ -1,0 +1,185 @@
+#include "drivers/gnmi/notification_decoder.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace opticsd::gnmi {
+namespace {
+
+constexpr int kMaxJsonDepth = 16;
+
+double decimal64(const ::gnmi::Decimal64& d) {
+  // precision beyond 18 digits is not a decimal64 any target sends: capped, no overflow
+  const int precision = static_cast<int>(std::min<std::uint32_t>(d.precision(), 18));
+  return static_cast<double>(d.digits()) / std::pow(10.0, precision);
+}
+
+// A JSON_IETF member name may carry its module: "openconfig-platform:state".
+std::string_view memberName(std::string_view name) {
+  auto colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+std::optional<LeafValue> jsonScalar(const nlohmann::json& j) {
+  if (j.is_boolean()) return LeafValue::ofBool(j.get<bool>());
+  if (j.is_number_unsigned()) return LeafValue::ofCount(j.get<std::uint64_t>());
+  if (j.is_number()) return LeafValue::ofNumber(j.get<double>());
+  if (j.is_string()) return LeafValue::ofText(j.get<std::string>());
+  if (j.is_array()) {
+    std::vector<double> numbers;
+    for (const auto& e : j) {
+      if (e.is_number()) {
+        numbers.push_back(e.get<double>());
+      } else if (e.is_string()) {
+        auto v = LeafValue::ofText(e.get<std::string>());
+        char* end = nullptr;
+        double d = std::strtod(v.text.c_str(), &end);
+        if (v.text.empty() || *end != '\0') return std::nullopt;
+        numbers.push_back(d);
+      } else {
+        return std::nullopt;
+      }
+    }
+    return LeafValue::ofNumbers(std::move(numbers));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void DecodeCounts::add(const DecodeCounts& other) {
+  mapped += other.mapped;
+  unknown_paths += other.unknown_paths;
+  bad_values += other.bad_values;
+  over_limit += other.over_limit;
+  if (first_unknown_path.empty()) first_unknown_path = other.first_unknown_path;
+  if (first_bad_value_path.empty()) first_bad_value_path = other.first_bad_value_path;
+}
+
+std::optional<LeafValue> scalarValue(const ::gnmi::TypedValue& value) {
+  using V = ::gnmi::TypedValue;
+  switch (value.value_case()) {
+    case V::kStringVal:
+      return LeafValue::ofText(value.string_val());
+    case V::kAsciiVal:
+      return LeafValue::ofText(value.ascii_val());
+    case V::kIntVal:
+      return LeafValue::ofNumber(static_cast<double>(value.int_val()));
+    case V::kUintVal:
+      return LeafValue::ofCount(value.uint_val());
+    case V::kBoolVal:
+      return LeafValue::ofBool(value.bool_val());
+    case V::kFloatVal:
+      return LeafValue::ofNumber(value.float_val());
+    case V::kDoubleVal:
+      return LeafValue::ofNumber(value.double_val());
+    case V::kDecimalVal:
+      return LeafValue::ofNumber(decimal64(value.decimal_val()));
+    case V::kLeaflistVal: {
+      std::vector<double> numbers;
+      for (const auto& e : value.leaflist_val().element()) {
+        auto v = scalarValue(e);
+        if (!v || (v->kind != LeafValue::Kind::kNumber && v->kind != LeafValue::Kind::kCount)) return std::nullopt;
+        numbers.push_back(v->number);
+      }
+      return LeafValue::ofNumbers(std::move(numbers));
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+void joinPath(const ::gnmi::Path& prefix, const ::gnmi::Path& path, GnmiPath& out) {
+  out.origin = !path.origin().empty() ? path.origin() : prefix.origin();
+  const int total = prefix.elem_size() + path.elem_size();
+  out.elems.resize(static_cast<std::size_t>(total));
+  std::size_t i = 0;
+  for (const auto* p : {&prefix, &path}) {
+    for (const auto& elem : p->elem()) {
+      PathElement& e = out.elems[i++];
+      e.name.assign(elem.name());
+      e.keys.resize(elem.key().size());
+      std::size_t k = 0;
+      for (const auto& [key, value] : elem.key()) {
+        e.keys[k].first.assign(key);
+        e.keys[k].second.assign(value);
+        ++k;
+      }
+    }
+  }
+}
+
+void NotificationDecoder::count(Applied applied, DecodeCounts& counts) {
+  switch (applied) {
+    case Applied::kMapped:
+      ++counts.mapped;
+      break;
+    case Applied::kUnknownPath:
+      ++counts.unknown_paths;
+      if (counts.first_unknown_path.empty()) counts.first_unknown_path = path_.toString();
+      break;
+    case Applied::kBadValue:
+      ++counts.bad_values;
+      if (counts.first_bad_value_path.empty()) counts.first_bad_value_path = path_.toString();
+      break;
+    case Applied::kOverLimit:
+      ++counts.over_limit;
+      break;
+  }
+}
+
+void NotificationDecoder::applyJson(std::string_view json, std::int64_t now_ms, DecodeCounts& counts) {
+  auto parsed = nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    ++counts.bad_values;
+    if (counts.first_bad_value_path.empty()) counts.first_bad_value_path = path_.toString();
+    return;
+  }
+  // Walks a container, appending each member as a path element, applying its leaves.
+  auto walk = [&](auto&& self, const nlohmann::json& node, int depth) -> void {
+    if (node.is_object()) {
+      if (depth >= kMaxJsonDepth) {
+        ++counts.bad_values;
+        return;
+      }
+      for (const auto& [name, child] : node.items()) {
+        path_.elems.push_back(PathElement{std::string(memberName(name)), {}});
+        self(self, child, depth + 1);
+        path_.elems.pop_back();
+      }
+      return;
+    }
+    auto leaf = jsonScalar(node);
+    if (!leaf) {
+      count(Applied::kBadValue, counts);
+      return;
+    }
+    count(state_.apply(path_, *leaf, now_ms), counts);
+  };
+  walk(walk, parsed, 0);
+}
+
+DecodeCounts NotificationDecoder::apply(const ::gnmi::Notification& notification, std::int64_t now_ms) {
+  DecodeCounts counts;
+  static const ::gnmi::Path kNoPath;
+  for (const auto& removed : notification.delete_()) {
+    joinPath(notification.prefix(), removed, path_);
+    state_.erase(path_);
+  }
+  for (const auto& update : notification.update()) {
+    joinPath(notification.prefix(), update.has_path() ? update.path() : kNoPath, path_);
+    const auto& val = update.val();
+    if (val.value_case() == ::gnmi::TypedValue::kJsonIetfVal) {
+      applyJson(val.json_ietf_val(), now_ms, counts);
+    } else if (val.value_case() == ::gnmi::TypedValue::kJsonVal) {
+      applyJson(val.json_val(), now_ms, counts);
+    } else if (auto leaf = scalarValue(val)) {
+      count(state_.apply(path_, *leaf, now_ms), counts);
+    } else {
+      count(Applied::kBadValue, counts);
+    }
+  }
+  return counts;
+}
+
+}  // namespace opticsd::gnmi

@@ -1,0 +1,349 @@
+#include "drivers/gnmi/telemetry_state.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+namespace opticsd::gnmi {
+namespace {
+
+std::string_view afterPrefix(std::string_view text) {
+  auto colon = text.rfind(':');
+  return colon == std::string_view::npos ? text : text.substr(colon + 1);
+}
+
+bool equalsNoCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::optional<double> numberOf(const LeafValue& v) {
+  switch (v.kind) {
+    case LeafValue::Kind::kNumber:
+    case LeafValue::Kind::kCount:
+      if (!std::isfinite(v.number)) return std::nullopt;
+      return v.number;
+    case LeafValue::Kind::kText: {
+      double out = 0;
+      const char* begin = v.text.data();
+      const char* end = begin + v.text.size();
+      auto [ptr, ec] = std::from_chars(begin, end, out);
+      if (ec != std::errc() || ptr != end || !std::isfinite(out)) return std::nullopt;
+      return out;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<std::uint64_t> countOf(const LeafValue& v) {
+  if (v.kind == LeafValue::Kind::kCount) return v.count;
+  if (v.kind == LeafValue::Kind::kText) {
+    std::uint64_t out = 0;
+    const char* begin = v.text.data();
+    const char* end = begin + v.text.size();
+    auto [ptr, ec] = std::from_chars(begin, end, out);
+    if (ec != std::errc() || ptr != end) return std::nullopt;
+    return out;
+  }
+  if (v.kind == LeafValue::Kind::kNumber && v.number >= 0 && v.number < 9.0e15 && std::floor(v.number) == v.number) {
+    return static_cast<std::uint64_t>(v.number);
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> operUp(const LeafValue& v) {
+  if (v.kind == LeafValue::Kind::kBool) return v.flag;
+  if (v.kind != LeafValue::Kind::kText) return std::nullopt;
+  const std::string_view s = afterPrefix(v.text);
+  if (equalsNoCase(s, "UP")) return true;
+  if (equalsNoCase(s, "DOWN") || equalsNoCase(s, "LOWER_LAYER_DOWN") || equalsNoCase(s, "NOT_PRESENT") ||
+      equalsNoCase(s, "DORMANT")) {
+    return false;
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> presence(const LeafValue& v) {
+  if (v.kind == LeafValue::Kind::kBool) return v.flag;
+  if (v.kind != LeafValue::Kind::kText) return std::nullopt;
+  const std::string_view s = afterPrefix(v.text);
+  if (equalsNoCase(s, "PRESENT")) return true;
+  if (equalsNoCase(s, "NOT_PRESENT")) return false;
+  return std::nullopt;
+}
+
+// CRITICAL and WARNING are authoritative; MAJOR and MINOR fill in where a
+// target does not send those.
+void setThreshold(std::optional<Thresholds>& slot, std::string_view severity, bool upper, double value) {
+  const std::string_view s = afterPrefix(severity);
+  const bool alarm = equalsNoCase(s, "CRITICAL") || equalsNoCase(s, "MAJOR");
+  const bool warning = equalsNoCase(s, "WARNING") || equalsNoCase(s, "MINOR");
+  if (!alarm && !warning) return;
+  const bool weak = equalsNoCase(s, "MAJOR") || equalsNoCase(s, "MINOR");
+  if (!slot) slot.emplace();
+  std::optional<double>& target =
+      alarm ? (upper ? slot->high_alarm : slot->low_alarm) : (upper ? slot->high_warning : slot->low_warning);
+  if (weak && target) return;
+  target = value;
+}
+
+ModuleFamily familyOf(std::string_view form_factor) {
+  if (form_factor.starts_with("QSFP-DD") || form_factor.starts_with("OSFP") || form_factor.starts_with("QSFP112")) {
+    return ModuleFamily::kCmis;
+  }
+  if (form_factor.starts_with("QSFP")) return ModuleFamily::kSff8636;
+  if (form_factor.starts_with("SFP")) return ModuleFamily::kSff8472;
+  return ModuleFamily::kUnknown;
+}
+
+}  // namespace
+
+std::string formFactorName(std::string_view text) {
+  std::string out(afterPrefix(text));
+  if (out.ends_with("_PLUS")) out.replace(out.size() - 5, 5, "+");
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+std::string mediaName(std::string_view text) {
+  std::string_view s = afterPrefix(text);
+  if (s.starts_with("ETH_")) s.remove_prefix(4);
+  std::string out(s);
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+TelemetryState::TelemetryState(const VendorVariant& variant, const LeafRules& rules, StateLimits limits)
+    : variant_(variant), rules_(rules), limits_(limits) {}
+
+TelemetryState::Module* TelemetryState::module(std::string_view name) {
+  if (auto it = modules_.find(name); it != modules_.end()) return &it->second;
+  if (entities() >= limits_.max_entities) return nullptr;
+  return &modules_.emplace(std::string(name), Module{}).first->second;
+}
+
+TelemetryState::Interface* TelemetryState::interface(std::string_view name) {
+  if (auto it = interfaces_.find(name); it != interfaces_.end()) return &it->second;
+  if (entities() >= limits_.max_entities) return nullptr;
+  return &interfaces_.emplace(std::string(name), Interface{}).first->second;
+}
+
+Applied TelemetryState::apply(const GnmiPath& path, const LeafValue& value, std::int64_t now_ms) {
+  auto bound = rules_.match(path);
+  if (!bound) return Applied::kUnknownPath;
+  const Binding& b = *bound;
+  switch (b.rule->leaf) {
+    case Leaf::kInterfaceTransceiver:
+    case Leaf::kInterfaceChannels:
+    case Leaf::kInterfaceOperStatus: {
+      if (b.port.empty()) return Applied::kUnknownPath;
+      Interface* i = interface(b.port);
+      if (!i) return Applied::kOverLimit;
+      return applyInterface(*i, b, value);
+    }
+    default:
+      break;
+  }
+  // Models keyed by interface (SR Linux, SONiC): the interface is its own component.
+  std::string_view name = b.component;
+  if (name.empty()) {
+    if (b.port.empty()) return Applied::kUnknownPath;
+    name = b.port;
+    Interface* i = interface(b.port);
+    if (!i) return Applied::kOverLimit;
+    if (i->transceiver.empty()) i->transceiver = std::string(b.port);
+  }
+  Module* m = module(name);
+  if (!m) return Applied::kOverLimit;
+  const Applied applied = applyModule(*m, b, value);
+  if (applied == Applied::kMapped) {
+    m->updated_ms = now_ms;
+    if (!b.rule->any_component) m->transceiver = true;
+  }
+  return applied;
+}
+
+Applied TelemetryState::applyInterface(Interface& i, const Binding& b, const LeafValue& value) {
+  switch (b.rule->leaf) {
+    case Leaf::kInterfaceTransceiver:
+      if (value.kind != LeafValue::Kind::kText || value.text.empty()) return Applied::kBadValue;
+      i.transceiver = value.text;
+      return Applied::kMapped;
+    case Leaf::kInterfaceChannels:
+      if (value.kind == LeafValue::Kind::kNumberList) {
+        i.channels = value.numbers;
+      } else if (auto n = numberOf(value)) {
+        i.channels = {*n};
+      } else {
+        return Applied::kBadValue;
+      }
+      return Applied::kMapped;
+    case Leaf::kInterfaceOperStatus:
+      i.up = operUp(value);
+      return i.up ? Applied::kMapped : Applied::kBadValue;
+    default:
+      return Applied::kUnknownPath;
+  }
+}
+
+Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue& value) {
+  const LeafRule& rule = *b.rule;
+  auto text = [&](std::string& field, std::string (*convert)(std::string_view)) {
+    if (value.kind != LeafValue::Kind::kText) return Applied::kBadValue;
+    field = convert ? convert(value.text) : value.text;
+    return Applied::kMapped;
+  };
+  switch (rule.leaf) {
+    case Leaf::kModuleValue: {
+      auto v = numberOf(value);
+      if (!v) return Applied::kBadValue;
+      m.values.set(static_cast<ModuleMetric>(rule.metric), *v);
+      return Applied::kMapped;
+    }
+    case Leaf::kLaneValue: {
+      auto v = numberOf(value);
+      if (!v || !b.lane) return Applied::kBadValue;
+      const long number = *b.lane - variant_.first_channel_index + 1;
+      if (number < 1 || number > limits_.max_lanes) return Applied::kBadValue;
+      m.lanes[static_cast<std::uint16_t>(number)].set(static_cast<LaneMetric>(rule.metric), *v);
+      return Applied::kMapped;
+    }
+    case Leaf::kModuleThresholdUpper:
+    case Leaf::kModuleThresholdLower:
+    case Leaf::kLaneThresholdUpper:
+    case Leaf::kLaneThresholdLower: {
+      auto v = numberOf(value);
+      if (!v) return Applied::kBadValue;
+      const bool upper = rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kLaneThresholdUpper;
+      auto& slot = (rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kModuleThresholdLower)
+                       ? m.module_thresholds[rule.metric]
+                       : m.lane_thresholds[rule.metric];
+      setThreshold(slot, b.severity, upper, *v);
+      return Applied::kMapped;
+    }
+    case Leaf::kPresent:
+      m.present = presence(value);
+      return m.present ? Applied::kMapped : Applied::kBadValue;
+    case Leaf::kFormFactor: {
+      Applied a = text(m.identity.form_factor, &formFactorName);
+      m.identity.family = familyOf(m.identity.form_factor);
+      return a;
+    }
+    case Leaf::kVendor:
+      return text(m.identity.vendor, nullptr);
+    case Leaf::kPartNumber:
+      return text(m.identity.part_number, nullptr);
+    case Leaf::kSerial:
+      return text(m.identity.serial, nullptr);
+    case Leaf::kRevision:
+      return text(m.identity.revision, nullptr);
+    case Leaf::kFirmware:
+      return text(m.identity.firmware_version, nullptr);
+    case Leaf::kMedia:
+      return text(m.identity.media, &mediaName);
+    case Leaf::kDateCode:
+      return text(m.identity.date_code, nullptr);
+    case Leaf::kConnector:
+      return text(m.identity.connector, &mediaName);
+    case Leaf::kFecCorrectedBits:
+    case Leaf::kFecCorrectedBlocks:
+    case Leaf::kFecUncorrectableBlocks: {
+      auto c = countOf(value);
+      if (!c) return Applied::kBadValue;
+      auto& slot = rule.leaf == Leaf::kFecCorrectedBits     ? m.fec.corrected_bits_total
+                   : rule.leaf == Leaf::kFecCorrectedBlocks ? m.fec.corrected_blocks_total
+                                                            : m.fec.uncorrectable_blocks_total;
+      slot = *c;
+      return Applied::kMapped;
+    }
+    default:
+      return Applied::kUnknownPath;
+  }
+}
+
+void TelemetryState::erase(const GnmiPath& path) {
+  for (const auto& elem : path.elems) {
+    const std::string* name = elem.key("name");
+    if (!name) continue;
+    if (elem.name == "component") {
+      modules_.erase(*name);
+      return;
+    }
+    if (elem.name == "interface") {
+      interfaces_.erase(*name);
+      return;
+    }
+  }
+}
+
+void TelemetryState::clear() {
+  modules_.clear();
+  interfaces_.clear();
+}
+
+Sample TelemetryState::buildSample(const std::string& port, const Module& m, const Interface* i, std::int64_t now_ms,
+                                   std::int64_t stale_after_ms) const {
+  Sample s;
+  s.port = port;
+  s.timestamp_ms = now_ms;
+  s.module_present = m.present.value_or(true);
+  s.identity = m.identity;
+  s.module = m.values;
+  s.module_thresholds = m.module_thresholds;
+  s.lane_thresholds = m.lane_thresholds;
+  s.fec = m.fec;
+  if (i) s.link.up = i->up;
+  const bool dark_when_zero = variant_.zero_power_when_down_is_dark && i && i->up == false;
+  auto uses = [&](std::uint16_t lane) {
+    if (!i || i->channels.empty()) return true;
+    for (double raw : i->channels) {
+      if (raw - variant_.first_channel_index + 1 == lane) return true;
+    }
+    return false;
+  };
+  for (const auto& [number, values] : m.lanes) {
+    if (!uses(number)) continue;
+    Lane lane;
+    lane.number = number;
+    lane.values = values;
+    auto floor = [&](LaneMetric metric, std::optional<bool>& no_light) {
+      auto& v = lane.values[metric];
+      if (!v) return;
+      if (*v <= kNoLightFloorDbm || (dark_when_zero && *v == 0.0)) {
+        v = kNoLightFloorDbm;
+        no_light = true;
+      } else {
+        no_light = false;
+      }
+    };
+    floor(LaneMetric::kRxPowerDbm, lane.status.rx_no_light);
+    floor(LaneMetric::kTxPowerDbm, lane.status.tx_no_light);
+    s.lanes.push_back(std::move(lane));
+  }
+  if (m.updated_ms != 0 && stale_after_ms > 0 && now_ms - m.updated_ms > stale_after_ms) {
+    s.issues.push_back("gNMI values last updated " + std::to_string((now_ms - m.updated_ms) / 1000) + " s ago");
+  }
+  return s;
+}
+
+std::vector<Sample> TelemetryState::snapshot(std::int64_t now_ms, std::int64_t stale_after_ms) const {
+  std::vector<Sample> out;
+  std::vector<const Module*> served;
+  for (const auto& [port, i] : interfaces_) {
+    if (i.transceiver.empty()) continue;
+    auto it = modules_.find(i.transceiver);
+    if (it == modules_.end() || !it->second.transceiver) continue;
+    out.push_back(buildSample(port, it->second, &i, now_ms, stale_after_ms));
+    served.push_back(&it->second);
+  }
+  for (const auto& [name, m] : modules_) {
+    if (!m.transceiver || std::find(served.begin(), served.end(), &m) != served.end()) continue;
+    out.push_back(buildSample(name, m, nullptr, now_ms, stale_after_ms));
+  }
+  return out;
+}
+
+}  // namespace opticsd::gnmi

@@ -1,0 +1,85 @@
+#pragma once
+// What a gNMI stream has said so far about one target, leaf by leaf, and the
+// Samples it amounts to. The stream accumulates (apply), a poll snapshots.
+//
+// Module data is kept per transceiver component; interfaces say which
+// component and which physical channels (lanes) they use, which gives a
+// Sample its port and lane numbers. A component no interface names is still
+// reported, under its own name.
+//
+// Not thread-safe: the session guards it with its own mutex.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "drivers/gnmi/gnmi_path.hpp"
+#include "drivers/gnmi/leaf_rules.hpp"
+#include "drivers/gnmi/leaf_value.hpp"
+#include "drivers/gnmi/vendor_variants.hpp"
+#include "drivers/sample.hpp"
+
+namespace opticsd::gnmi {
+
+struct StateLimits {
+  std::size_t max_entities = 8192;  // components plus interfaces: a bound on memory for a hostile target
+  int max_lanes = 32;
+};
+
+enum class Applied : std::uint8_t { kMapped, kUnknownPath, kBadValue, kOverLimit };
+
+class TelemetryState {
+ public:
+  // `variant` and `rules` outlive the state.
+  TelemetryState(const VendorVariant& variant, const LeafRules& rules, StateLimits limits = {});
+
+  Applied apply(const GnmiPath& path, const LeafValue& value, std::int64_t now_ms);
+  // A gNMI delete of a component or interface (or anything under it).
+  void erase(const GnmiPath& path);
+  void clear();
+
+  // One Sample per port. Values not updated for `stale_after_ms` carry an issue saying so.
+  std::vector<Sample> snapshot(std::int64_t now_ms, std::int64_t stale_after_ms) const;
+
+  std::size_t entities() const { return modules_.size() + interfaces_.size(); }
+
+ private:
+  struct Module {
+    ModuleIdentity identity;
+    std::optional<bool> present;
+    ModuleValues values;
+    std::array<std::optional<Thresholds>, kModuleMetricCount> module_thresholds{};
+    std::array<std::optional<Thresholds>, kLaneMetricCount> lane_thresholds{};
+    std::map<std::uint16_t, LaneValues> lanes;  // by lane number (1-based)
+    FecCounters fec;
+    std::int64_t updated_ms = 0;
+    bool transceiver = false;  // a transceiver leaf was seen, not only what every component has
+  };
+  struct Interface {
+    std::string transceiver;
+    std::vector<double> channels;  // raw physical channel indexes
+    std::optional<bool> up;
+  };
+
+  Module* module(std::string_view name);
+  Interface* interface(std::string_view name);
+  Applied applyModule(Module& m, const Binding& b, const LeafValue& value);
+  Applied applyInterface(Interface& i, const Binding& b, const LeafValue& value);
+  Sample buildSample(const std::string& port, const Module& m, const Interface* i, std::int64_t now_ms,
+                     std::int64_t stale_after_ms) const;
+
+  const VendorVariant& variant_;
+  const LeafRules& rules_;
+  StateLimits limits_;
+  std::map<std::string, Module, std::less<>> modules_;
+  std::map<std::string, Interface, std::less<>> interfaces_;
+};
+
+// OpenConfig identities and SONiC/SR Linux texts as opticsd names them:
+// "oc-opt-types:QSFP_DD" -> "QSFP-DD", "ETH_400GBASE_DR4" -> "400GBASE-DR4".
+std::string formFactorName(std::string_view text);
+std::string mediaName(std::string_view text);
+
+}  // namespace opticsd::gnmi

@@ -1,0 +1,149 @@
+#include "drivers/gnmi/vendor_variants.hpp"
+
+#include <array>
+
+namespace opticsd::gnmi {
+namespace {
+
+constexpr auto mod(ModuleMetric m) { return static_cast<std::uint8_t>(m); }
+constexpr auto lane(LaneMetric m) { return static_cast<std::uint8_t>(m); }
+
+// ---- OpenConfig: openconfig-platform, -platform-transceiver, -interfaces.
+// Served by Arista EOS, Cisco IOS-XR and NX-OS, Juniper Junos/EVO, Nokia SR OS.
+#define OC_COMPONENT "/components/component[name=$component]"
+#define OC_XCVR OC_COMPONENT "/transceiver"
+#define OC_CHANNEL OC_XCVR "/physical-channels/channel[index=$lane]/state"
+#define OC_THRESHOLD OC_XCVR "/thresholds/threshold[severity=$severity]/state"
+
+constexpr LeafRule kOpenConfigRules[] = {
+    {OC_COMPONENT "/state/temperature/instant", Leaf::kModuleValue, mod(ModuleMetric::kTemperatureCelsius), 0, true},
+    {OC_XCVR "/state/supply-voltage/instant", Leaf::kModuleValue, mod(ModuleMetric::kSupplyVoltageVolts)},
+    {OC_XCVR "/state/pre-fec-ber/instant", Leaf::kModuleValue, mod(ModuleMetric::kPreFecBerRatio)},
+    {OC_XCVR "/state/post-fec-ber/instant", Leaf::kModuleValue, mod(ModuleMetric::kPostFecBerRatio)},
+    {OC_XCVR "/state/present", Leaf::kPresent},
+    {OC_XCVR "/state/form-factor", Leaf::kFormFactor},
+    {OC_XCVR "/state/vendor", Leaf::kVendor},
+    {OC_XCVR "/state/vendor-part", Leaf::kPartNumber},
+    {OC_XCVR "/state/serial-no", Leaf::kSerial},
+    {OC_XCVR "/state/vendor-rev", Leaf::kRevision},
+    {OC_XCVR "/state/ethernet-pmd", Leaf::kMedia},
+    {OC_XCVR "/state/date-code", Leaf::kDateCode},
+    {OC_XCVR "/state/connector-type", Leaf::kConnector},
+    {OC_COMPONENT "/state/firmware-version", Leaf::kFirmware, 0, 0, true},
+    {OC_XCVR "/state/fec-corrected-bits", Leaf::kFecCorrectedBits},
+    {OC_XCVR "/state/fec-uncorrectable-blocks", Leaf::kFecUncorrectableBlocks},
+    {OC_CHANNEL "/input-power/instant", Leaf::kLaneValue, lane(LaneMetric::kRxPowerDbm)},
+    {OC_CHANNEL "/output-power/instant", Leaf::kLaneValue, lane(LaneMetric::kTxPowerDbm)},
+    {OC_CHANNEL "/laser-bias-current/instant", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMilliamperes)},
+    {OC_THRESHOLD "/module-temperature-upper", Leaf::kModuleThresholdUpper, mod(ModuleMetric::kTemperatureCelsius)},
+    {OC_THRESHOLD "/module-temperature-lower", Leaf::kModuleThresholdLower, mod(ModuleMetric::kTemperatureCelsius)},
+    {OC_THRESHOLD "/supply-voltage-upper", Leaf::kModuleThresholdUpper, mod(ModuleMetric::kSupplyVoltageVolts)},
+    {OC_THRESHOLD "/supply-voltage-lower", Leaf::kModuleThresholdLower, mod(ModuleMetric::kSupplyVoltageVolts)},
+    {OC_THRESHOLD "/laser-bias-current-upper", Leaf::kLaneThresholdUpper, lane(LaneMetric::kTxBiasMilliamperes)},
+    {OC_THRESHOLD "/laser-bias-current-lower", Leaf::kLaneThresholdLower, lane(LaneMetric::kTxBiasMilliamperes)},
+    {OC_THRESHOLD "/input-power-upper", Leaf::kLaneThresholdUpper, lane(LaneMetric::kRxPowerDbm)},
+    {OC_THRESHOLD "/input-power-lower", Leaf::kLaneThresholdLower, lane(LaneMetric::kRxPowerDbm)},
+    {OC_THRESHOLD "/output-power-upper", Leaf::kLaneThresholdUpper, lane(LaneMetric::kTxPowerDbm)},
+    {OC_THRESHOLD "/output-power-lower", Leaf::kLaneThresholdLower, lane(LaneMetric::kTxPowerDbm)},
+    {"/interfaces/interface[name=$port]/state/transceiver", Leaf::kInterfaceTransceiver},
+    {"/interfaces/interface[name=$port]/state/physical-channel", Leaf::kInterfaceChannels},
+    {"/interfaces/interface[name=$port]/state/oper-status", Leaf::kInterfaceOperStatus},
+};
+
+constexpr std::string_view kOpenConfigSamplePaths[] = {
+    "/components/component/state/temperature/instant",
+    "/components/component/transceiver/state/supply-voltage/instant",
+    "/components/component/transceiver/state/pre-fec-ber/instant",
+    "/components/component/transceiver/state/post-fec-ber/instant",
+    "/components/component/transceiver/state/fec-corrected-bits",
+    "/components/component/transceiver/state/fec-uncorrectable-blocks",
+    "/components/component/transceiver/physical-channels/channel/state",
+};
+constexpr std::string_view kOpenConfigOnChangePaths[] = {
+    "/components/component/transceiver/state/present",        "/components/component/transceiver/state/form-factor",
+    "/components/component/transceiver/state/vendor",         "/components/component/transceiver/state/vendor-part",
+    "/components/component/transceiver/state/serial-no",      "/components/component/transceiver/state/vendor-rev",
+    "/components/component/transceiver/state/ethernet-pmd",   "/components/component/transceiver/state/date-code",
+    "/components/component/transceiver/state/connector-type", "/components/component/state/firmware-version",
+    "/components/component/transceiver/thresholds",           "/interfaces/interface/state/transceiver",
+    "/interfaces/interface/state/physical-channel",           "/interfaces/interface/state/oper-status",
+};
+
+// ---- Nokia SR Linux native model: transceiver data under the interface.
+#define SRL_XCVR "/interface[name=$port]/transceiver"
+constexpr LeafRule kSrLinuxRules[] = {
+    {SRL_XCVR "/temperature/latest-value", Leaf::kModuleValue, mod(ModuleMetric::kTemperatureCelsius)},
+    {SRL_XCVR "/voltage/latest-value", Leaf::kModuleValue, mod(ModuleMetric::kSupplyVoltageVolts)},
+    {SRL_XCVR "/form-factor", Leaf::kFormFactor},
+    {SRL_XCVR "/vendor", Leaf::kVendor},
+    {SRL_XCVR "/vendor-part-number", Leaf::kPartNumber},
+    {SRL_XCVR "/serial-number", Leaf::kSerial},
+    {SRL_XCVR "/ethernet-pmd", Leaf::kMedia},
+    {SRL_XCVR "/channel[index=$lane]/input-power/latest-value", Leaf::kLaneValue, lane(LaneMetric::kRxPowerDbm)},
+    {SRL_XCVR "/channel[index=$lane]/output-power/latest-value", Leaf::kLaneValue, lane(LaneMetric::kTxPowerDbm)},
+    {SRL_XCVR "/channel[index=$lane]/laser-bias-current/latest-value", Leaf::kLaneValue,
+     lane(LaneMetric::kTxBiasMilliamperes)},
+    {"/interface[name=$port]/oper-state", Leaf::kInterfaceOperStatus},
+};
+constexpr std::string_view kSrLinuxSamplePaths[] = {
+    "/interface/transceiver/temperature/latest-value",
+    "/interface/transceiver/voltage/latest-value",
+    "/interface/transceiver/channel",
+};
+constexpr std::string_view kSrLinuxOnChangePaths[] = {
+    "/interface/transceiver/form-factor",        "/interface/transceiver/vendor",
+    "/interface/transceiver/vendor-part-number", "/interface/transceiver/serial-number",
+    "/interface/transceiver/ethernet-pmd",       "/interface/oper-state",
+};
+
+// ---- SONiC's telemetry container: its own STATE_DB transceiver tables, a
+// table row per interface, the lane in the field name.
+#define SONIC_DOM "/TRANSCEIVER_DOM_SENSOR/$port/"
+#define SONIC_LANE(n)                                                                    \
+  {SONIC_DOM "rx" #n "power", Leaf::kLaneValue, lane(LaneMetric::kRxPowerDbm), n},       \
+      {SONIC_DOM "tx" #n "power", Leaf::kLaneValue, lane(LaneMetric::kTxPowerDbm), n}, { \
+    SONIC_DOM "tx" #n "bias", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMilliamperes), n \
+  }
+constexpr LeafRule kSonicRules[] = {
+    {SONIC_DOM "temperature", Leaf::kModuleValue, mod(ModuleMetric::kTemperatureCelsius)},
+    {SONIC_DOM "voltage", Leaf::kModuleValue, mod(ModuleMetric::kSupplyVoltageVolts)},
+    SONIC_LANE(1),
+    SONIC_LANE(2),
+    SONIC_LANE(3),
+    SONIC_LANE(4),
+    SONIC_LANE(5),
+    SONIC_LANE(6),
+    SONIC_LANE(7),
+    SONIC_LANE(8),
+    {"/TRANSCEIVER_INFO/$port/manufacturer", Leaf::kVendor},
+    {"/TRANSCEIVER_INFO/$port/model", Leaf::kPartNumber},
+    {"/TRANSCEIVER_INFO/$port/serial", Leaf::kSerial},
+    {"/TRANSCEIVER_INFO/$port/type", Leaf::kFormFactor},
+    {"/TRANSCEIVER_INFO/$port/hardware_rev", Leaf::kRevision},
+    {"/PORT_TABLE/$port/oper_status", Leaf::kInterfaceOperStatus},
+};
+constexpr std::string_view kSonicSamplePaths[] = {"/TRANSCEIVER_DOM_SENSOR"};
+constexpr std::string_view kSonicOnChangePaths[] = {"/TRANSCEIVER_INFO", "/PORT_TABLE"};
+
+constexpr VendorVariant kVariants[] = {
+    {"openconfig",
+     "OpenConfig platform-transceiver and interfaces (Arista EOS, Cisco IOS-XR/NX-OS, Juniper, Nokia SR OS)", "", "",
+     kOpenConfigSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, 0, true},
+    {"srlinux", "Nokia SR Linux native interface transceiver model", "", "", kSrLinuxSamplePaths, kSrLinuxOnChangePaths,
+     kSrLinuxRules, 1, false},
+    {"sonic", "SONiC telemetry STATE_DB transceiver tables", "", "STATE_DB", kSonicSamplePaths, kSonicOnChangePaths,
+     kSonicRules, 1, false},
+};
+
+}  // namespace
+
+std::span<const VendorVariant> vendorVariants() { return kVariants; }
+
+const VendorVariant* findVendorVariant(std::string_view name) {
+  for (const auto& v : kVariants) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+}  // namespace opticsd::gnmi

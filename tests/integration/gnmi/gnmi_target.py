@@ -1,0 +1,284 @@
+#!/usr/bin/python3
+"""A gNMI target for opticsd's tests, on Debian's python3-grpcio.
+
+Serves Capabilities and Subscribe (STREAM with SAMPLE/ON_CHANGE, ONCE, POLL) for a
+switch with an 800G OSFP DR8 (Ethernet1, 8 lanes, decimal64 values in PROTO)
+and a 400G QSFP-DD DR4 (Ethernet2, 4 lanes, double values in PROTO), built
+from the OpenConfig platform-transceiver, platform and interfaces models. In
+JSON_IETF each channel's state is one JSON container (decimal64 as strings).
+
+Faults are flags: --degrade-lane, --flap-every, --drop-after, --slow,
+--oversize-after, --unknown-paths, --password (bad credentials are refused),
+TLS with --cert/--key. Each request is logged as a JSON line to --log.
+
+The message classes come from schemas/gnmi/gnmi.proto through protoc
+--python_out (--proto-out names the directory they were generated into).
+"""
+import argparse
+import json
+import math
+import sys
+import threading
+import time
+from concurrent import futures
+
+import grpc
+
+PORTS = {
+    # interface: (component, form factor, pmd, lanes, channel base, proto value kind)
+    "Ethernet1": ("Ethernet1", "OSFP", "ETH_800GBASE_DR8", 8, "decimal64"),
+    "Ethernet2": ("Ethernet2", "QSFP_DD", "ETH_400GBASE_DR4", 4, "double"),
+}
+
+
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--proto-out", required=True)
+    p.add_argument("--encodings", default="PROTO,JSON_IETF")
+    p.add_argument("--cert")
+    p.add_argument("--key")
+    p.add_argument("--username")
+    p.add_argument("--password")
+    p.add_argument("--degrade-lane", help="IFACE:LANE, Rx falls 10 dB over --degrade-seconds")
+    p.add_argument("--degrade-seconds", type=float, default=3.0)
+    p.add_argument("--flap-every", type=float, help="Ethernet2 oper-status toggles every N s (ON_CHANGE)")
+    p.add_argument("--drop-after", type=float, help="each STREAM ends UNAVAILABLE after N s")
+    p.add_argument("--drop-times", type=int, default=1, help="how many streams are dropped")
+    p.add_argument("--slow", action="store_true", help="accept calls, never answer")
+    p.add_argument("--oversize-after", type=float, help="one notification of 256 KiB after N s")
+    p.add_argument("--unknown-paths", action="store_true")
+    p.add_argument("--log", required=True)
+    return p.parse_args()
+
+
+ARGS = parse_args()
+sys.path.insert(0, ARGS.proto_out)
+from schemas.gnmi import gnmi_pb2 as pb  # noqa: E402
+
+START = time.time()
+LOG_LOCK = threading.Lock()
+STATE = {"drops": 0, "oversize_sent": False}
+
+
+def log(event):
+    with LOG_LOCK, open(ARGS.log, "a") as f:
+        f.write(json.dumps(event) + "\n")
+
+
+def path(text):
+    out = pb.Path()
+    for part in text.strip("/").split("/"):
+        name, _, rest = part.partition("[")
+        elem = out.elem.add(name=name)
+        while rest:
+            kv, _, rest = rest.partition("]")
+            k, _, v = kv.partition("=")
+            elem.key[k] = v
+            rest = rest.lstrip("[")
+    return out
+
+
+def rx_power(iface, lane, now):
+    base = -1.5 - 0.1 * lane + 0.02 * math.sin(now + lane)
+    if ARGS.degrade_lane == f"{iface}:{lane}":
+        base -= 10.0 * min(1.0, (now - START) / ARGS.degrade_seconds)
+    return round(base, 2)
+
+
+def oper_up(now):
+    if not ARGS.flap_every:
+        return True
+    return int((now - START) / ARGS.flap_every) % 2 == 0
+
+
+def number(value, kind, encoding):
+    v = pb.TypedValue()
+    if encoding == pb.JSON_IETF:
+        v.json_ietf_val = json.dumps(f"{value:.2f}").encode()
+    elif kind == "decimal64":
+        v.decimal_val.digits = int(round(value * 100))
+        v.decimal_val.precision = 2
+    else:
+        v.double_val = value
+    return v
+
+
+def text(value, encoding):
+    v = pb.TypedValue()
+    if encoding == pb.JSON_IETF:
+        v.json_ietf_val = json.dumps(value).encode()
+    else:
+        v.string_val = value
+    return v
+
+
+def sample_updates(encoding, now):
+    """The SAMPLE leaves: module and per-channel values."""
+    notes = []
+    for iface, (comp, _ff, _pmd, lanes, kind) in PORTS.items():
+        n = pb.Notification(timestamp=int(now * 1e9), prefix=path(f"/components/component[name={comp}]"))
+        n.update.add(path=path("/state/temperature/instant"), val=number(40.0 + 0.1 * lanes, kind, encoding))
+        n.update.add(path=path("/transceiver/state/supply-voltage/instant"), val=number(3.3, kind, encoding))
+        for ch in range(lanes):
+            lane = ch + 1
+            base = f"/transceiver/physical-channels/channel[index={ch}]/state"
+            rx, tx, bias = rx_power(iface, lane, now), 1.0, 7.5
+            if encoding == pb.JSON_IETF:
+                container = {
+                    "openconfig-platform-transceiver:input-power": {"instant": f"{rx:.2f}"},
+                    "output-power": {"instant": f"{tx:.2f}"},
+                    "laser-bias-current": {"instant": f"{bias:.2f}"},
+                }
+                n.update.add(path=path(base), val=pb.TypedValue(json_ietf_val=json.dumps(container).encode()))
+            else:
+                n.update.add(path=path(base + "/input-power/instant"), val=number(rx, kind, encoding))
+                n.update.add(path=path(base + "/output-power/instant"), val=number(tx, kind, encoding))
+                n.update.add(path=path(base + "/laser-bias-current/instant"), val=number(bias, kind, encoding))
+        if ARGS.unknown_paths:
+            n.update.add(path=path("/transceiver/state/vendor-oui"), val=text("00:11:22", encoding))
+            n.update.add(path=path("/state/no-such-container/leaf"), val=number(1.0, kind, encoding))
+        notes.append(n)
+    if ARGS.unknown_paths:
+        notes.append(pb.Notification(timestamp=int(now * 1e9), update=[
+            pb.Update(path=path("/system/state/hostname"), val=text("leaf-g", encoding))]))
+    return notes
+
+
+def oper_update(iface, encoding, now):
+    return pb.Notification(timestamp=int(now * 1e9), update=[
+        pb.Update(path=path(f"/interfaces/interface[name={iface}]/state/oper-status"),
+                  val=text("UP" if oper_up(now) or iface != "Ethernet2" else "DOWN", encoding))])
+
+
+def static_updates(encoding, now):
+    """The ON_CHANGE leaves: identity, presence, thresholds, interface mapping."""
+    notes = []
+    for iface, (comp, ff, pmd, lanes, kind) in PORTS.items():
+        n = pb.Notification(timestamp=int(now * 1e9), prefix=path(f"/components/component[name={comp}]/transceiver"))
+        for leaf, value in (("present", "PRESENT"), ("form-factor", f"oc-opt-types:{ff}"),
+                            ("vendor", "ACME OPTICS"), ("vendor-part", f"PN-{ff}"), ("serial-no", f"SN-{comp}"),
+                            ("ethernet-pmd", f"oc-opt-types:{pmd}")):
+            n.update.add(path=path(f"/state/{leaf}"), val=text(value, encoding))
+        for severity, low in (("CRITICAL", -12.0), ("WARNING", -10.5)):
+            n.update.add(path=path(f"/thresholds/threshold[severity={severity}]/state/input-power-lower"),
+                         val=number(low, kind, encoding))
+        notes.append(n)
+        m = pb.Notification(timestamp=int(now * 1e9), prefix=path(f"/interfaces/interface[name={iface}]/state"))
+        m.update.add(path=path("/transceiver"), val=text(comp, encoding))
+        channels = pb.TypedValue()
+        if encoding == pb.JSON_IETF:
+            channels.json_ietf_val = json.dumps(list(range(lanes))).encode()
+        else:
+            for ch in range(lanes):
+                channels.leaflist_val.element.add(uint_val=ch)
+        m.update.add(path=path("/physical-channel"), val=channels)
+        notes.append(m)
+        notes.append(oper_update(iface, encoding, now))
+    return notes
+
+
+def authorized(context):
+    if not ARGS.username:
+        return True
+    md = dict(context.invocation_metadata())
+    if md.get("username") == ARGS.username and md.get("password") == ARGS.password:
+        return True
+    log({"rpc": "refused", "username": md.get("username")})
+    context.abort(grpc.StatusCode.UNAUTHENTICATED, "bad username or password")
+    return False
+
+
+def capabilities(request, context):
+    if ARGS.slow:
+        time.sleep(3600)
+    authorized(context)
+    log({"rpc": "Capabilities"})
+    names = ARGS.encodings.split(",")
+    return pb.CapabilityResponse(
+        gNMI_version="0.10.0",
+        supported_encodings=[pb.Encoding.Value(n) for n in names],
+        supported_models=[pb.ModelData(name="openconfig-platform-transceiver", organization="OpenConfig"),
+                          pb.ModelData(name="openconfig-interfaces", organization="OpenConfig")])
+
+
+def subscribe(request_iterator, context):
+    if ARGS.slow:
+        time.sleep(3600)
+    authorized(context)
+    request = next(request_iterator)
+    sub = request.subscribe
+    modes = [(("/" + "/".join(e.name for e in s.path.elem)), pb.SubscriptionMode.Name(s.mode), s.sample_interval,
+              s.heartbeat_interval) for s in sub.subscription]
+    log({"rpc": "Subscribe", "mode": pb.SubscriptionList.Mode.Name(sub.mode),
+         "encoding": pb.Encoding.Name(sub.encoding), "updates_only": sub.updates_only, "subscriptions": modes})
+    encoding = sub.encoding
+    if sub.mode == pb.SubscriptionList.POLL:  # data only when asked, each answer closed by a sync
+        for req in request_iterator:
+            if req.HasField("poll"):
+                log({"rpc": "Poll"})
+                for n in static_updates(encoding, time.time()) + sample_updates(encoding, time.time()):
+                    yield pb.SubscribeResponse(update=n)
+                yield pb.SubscribeResponse(sync_response=True)
+        return
+    now = time.time()
+    if not (sub.mode == pb.SubscriptionList.STREAM and sub.updates_only):
+        for n in static_updates(encoding, now) + sample_updates(encoding, now):
+            yield pb.SubscribeResponse(update=n)
+    yield pb.SubscribeResponse(sync_response=True)
+    if sub.mode == pb.SubscriptionList.ONCE:
+        return
+    interval = min((s.sample_interval for s in sub.subscription if s.mode == pb.SAMPLE), default=1_000_000_000) / 1e9
+    began = time.time()
+    last_sample = began
+    last_up = oper_up(began)
+    while context.is_active():
+        time.sleep(0.05)
+        now = time.time()
+        if ARGS.drop_after and now - began > ARGS.drop_after and STATE["drops"] < ARGS.drop_times:
+            STATE["drops"] += 1
+            log({"rpc": "dropped"})
+            context.abort(grpc.StatusCode.UNAVAILABLE, "test target drops the stream")
+        if ARGS.oversize_after and not STATE["oversize_sent"] and now - START > ARGS.oversize_after:
+            STATE["oversize_sent"] = True
+            log({"rpc": "oversize"})
+            big = pb.Notification(timestamp=int(now * 1e9), update=[pb.Update(
+                path=path("/components/component[name=Ethernet1]/transceiver/state/vendor"),
+                val=pb.TypedValue(string_val="x" * 262144))])
+            yield pb.SubscribeResponse(update=big)
+        up = oper_up(now)
+        if up != last_up:  # ON_CHANGE: sent as it happens, not at the next sample
+            last_up = up
+            log({"rpc": "flap", "up": up})
+            yield pb.SubscribeResponse(update=oper_update("Ethernet2", encoding, now))
+        if now - last_sample >= interval:
+            last_sample = now
+            for n in sample_updates(encoding, now):
+                yield pb.SubscribeResponse(update=n)
+
+
+def main():
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
+    handler = grpc.method_handlers_generic_handler("gnmi.gNMI", {
+        "Capabilities": grpc.unary_unary_rpc_method_handler(
+            capabilities, request_deserializer=pb.CapabilityRequest.FromString,
+            response_serializer=pb.CapabilityResponse.SerializeToString),
+        "Subscribe": grpc.stream_stream_rpc_method_handler(
+            subscribe, request_deserializer=pb.SubscribeRequest.FromString,
+            response_serializer=pb.SubscribeResponse.SerializeToString),
+    })
+    server.add_generic_rpc_handlers((handler,))
+    address = f"127.0.0.1:{ARGS.port}"
+    if ARGS.cert:
+        with open(ARGS.key, "rb") as k, open(ARGS.cert, "rb") as c:
+            creds = grpc.ssl_server_credentials([(k.read(), c.read())])
+        server.add_secure_port(address, creds)
+    else:
+        server.add_insecure_port(address)
+    server.start()
+    log({"rpc": "listening", "port": ARGS.port})
+    server.wait_for_termination()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+#include "drivers/gnmi/gnmi_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace opticsd::gnmi {
+namespace {
+
+std::optional<GnmiOptions> read(const std::string& yaml, std::vector<ConfigIssue>& issues) {
+  OptionReader reader(YAML::Load(yaml), "t.yaml", "targets[0]", issues);
+  auto out = readGnmiOptions(reader);
+  reader.rejectUnknownKeys();
+  return out;
+}
+
+std::string allIssues(const std::vector<ConfigIssue>& issues) {
+  std::string out;
+  for (const auto& i : issues) out += i.format() + "\n";
+  return out;
+}
+
+TEST(GnmiOptions, DefaultsAndTheIntervalAsSampleInterval) {
+  std::vector<ConfigIssue> issues;
+  auto o = read("address: 10.0.0.1:6030\ninterval: 15s\nusername: ops\npassword: hunter2-secret\n", issues);
+  ASSERT_TRUE(o) << allIssues(issues);
+  EXPECT_EQ(o->variant->name, "openconfig");
+  EXPECT_EQ(o->sample_interval.count(), 15000);
+  EXPECT_EQ(o->stale_after.count(), 45000);
+  EXPECT_TRUE(o->tls);
+  EXPECT_EQ(o->mode, SubscribeMode::kStream);
+  EXPECT_EQ(o->describe().find("hunter2"), std::string::npos);
+  EXPECT_NE(o->describe().find("user=ops"), std::string::npos);
+}
+
+TEST(GnmiOptions, PasswordFromAFileNeverInTheErrors) {
+  const auto dir = std::filesystem::temp_directory_path() / "opticsd-gnmi-options-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "pass") << "s3cret-from-file\n";
+  std::vector<ConfigIssue> issues;
+  auto o = read("address: a:1\nusername: u\npassword_file: " + (dir / "pass").string() + "\n", issues);
+  ASSERT_TRUE(o) << allIssues(issues);
+  EXPECT_EQ(o->password, "s3cret-from-file");
+  issues.clear();
+  EXPECT_FALSE(read("address: a:1\nusername: u\npassword: x\npassword_file: /nonexistent\n", issues));
+  EXPECT_NE(allIssues(issues).find("give only one of"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GnmiOptions, ClearErrorsForBadValues) {
+  std::vector<ConfigIssue> issues;
+  EXPECT_FALSE(
+      read("address: 10.0.0.1\nvariant: junos-magic\nencoding: xml\nmode: sometimes\n"
+           "max_message_size: 10\nreconnect_min: 10s\nreconnect_max: 1s\npassword: p\nca_file: /nonexistent\n",
+           issues));
+  const std::string all = allIssues(issues);
+  for (const char* expected :
+       {"host:port", "unknown gNMI variant 'junos-magic' (known: openconfig, srlinux, sonic)",
+        "expected auto, proto, json_ietf or json", "expected stream, once or poll", "1KiB..1GiB",
+        "shorter than reconnect_min", "a password needs a username", "cannot read /nonexistent"}) {
+    EXPECT_NE(all.find(expected), std::string::npos) << expected << "\n" << all;
+  }
+}
+
+TEST(GnmiOptions, UnknownKeysAreReported) {
+  std::vector<ConfigIssue> issues;
+  read("address: a:1\nsample_intervall: 5s\n", issues);
+  EXPECT_NE(allIssues(issues).find("sample_intervall"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opticsd::gnmi
