@@ -34,12 +34,13 @@ YAML
   "$OPTICSD" run --config "$WORK/$name.yaml" >"$WORK/$name.log" 2>&1 &
   PIDS+=($!)
 }
-# received URL CLUSTER [CURL_ARGS...]: samples the receiver holds from that instance.
+# received URL CLUSTER [CURL_ARGS...]: samples the receiver holds from that
+# instance (a range selector: count_over_time would drop the names and collide).
 received() {
   local url=$1 cluster=$2
   shift 2
-  curl -sf "$@" "$url/api/v1/query" --data-urlencode "query=sum(count_over_time({cluster=\"$cluster\"}[30m]))" |
-    python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(int(float(r[0]["value"][1])) if r else 0)'
+  curl -sf "$@" "$url/api/v1/query" --data-urlencode "query={cluster=\"$cluster\"}[30m]" |
+    python3 -c 'import json,sys; print(sum(len(s["values"]) for s in json.load(sys.stdin)["data"]["result"]))'
 }
 # holds URL QUERY [CURL_ARGS...]: the receiver has a series for QUERY.
 holds() {
@@ -183,7 +184,7 @@ remote_write: {url: "$VMS/api/v1/write", tls_ca_file: $TLS/bad-ca.pem, basic_aut
 targets:
   - {name: leaf-1, driver: sim, module: osfp-800g-2fr4, ports: 1}
 YAML
-if "$OPTICSD" check-config --config "$WORK/bad-ca.yaml" >"$WORK/bad-ca.out" 2>&1; then fail "check-config took a CA file that is no certificate"; fi
+if "$OPTICSD" check-config "$WORK/bad-ca.yaml" >"$WORK/bad-ca.out" 2>&1; then fail "check-config took a CA file that is no certificate"; fi
 grep -q "tls_ca_file $TLS/bad-ca.pem" "$WORK/bad-ca.out" || { cat "$WORK/bad-ca.out"; fail "check-config did not name the bad CA file"; }
 
 D=$(free_port); E=$(free_port)
