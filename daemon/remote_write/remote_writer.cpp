@@ -4,8 +4,16 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 #include <optional>
+#include <set>
+#include <string_view>
+
+#include <openssl/evp.h>
+
+#include "daemon/remote_write/remote_write_tls.hpp"
 
 namespace opticsd {
 
@@ -13,13 +21,38 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-// One keep-alive connection to the receiver, reopened after any error.
+// One keep-alive connection to the receiver, reopened after any error:
+// plain, or TLS when the url is https://.
 struct RemoteWriter::Connection {
   asio::io_context io;
-  std::optional<beast::tcp_stream> stream;
+  std::shared_ptr<asio::ssl::context> tls;  // null: plain HTTP
+  std::optional<beast::tcp_stream> plain;
+  std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
+
+  bool open() const { return plain || secure; }
+  void close() {
+    plain.reset();
+    secure.reset();
+  }
+  beast::tcp_stream& tcp() { return plain ? *plain : beast::get_lowest_layer(*secure); }
 };
 
 namespace {
+
+std::string base64(const std::string& text) {
+  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+// The Authorization header's value; empty without auth. Never logged.
+std::string authorization(const RemoteWriteConfig& config) {
+  if (!config.basic_auth_user.empty()) return "Basic " + base64(config.basic_auth_user + ":" + config.basic_auth_password);
+  if (!config.bearer_token.empty()) return "Bearer " + config.bearer_token;
+  return {};
+}
 
 prometheus::Counter& counter(prometheus::Registry& registry, const std::string& name, const std::string& help) {
   return prometheus::BuildCounter().Name(name).Help(help).Register(registry).Add({});
@@ -27,8 +60,25 @@ prometheus::Counter& counter(prometheus::Registry& registry, const std::string& 
 
 }  // namespace
 
+std::vector<std::unique_ptr<RemoteWriter::Connection>> RemoteWriter::makeConnections(const RemoteWriteConfig& config) {
+  std::shared_ptr<asio::ssl::context> tls;
+  if (config.tls) {
+    // The config reader loaded the same files; one that changed since then
+    // fails every request (counted as retried) until it is fixed.
+    auto context = makeRemoteWriteTlsContext(config);
+    tls = context ? *context : std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  }
+  std::vector<std::unique_ptr<Connection>> out;
+  for (unsigned i = 0; i < std::max(1u, config.connections); ++i) {
+    out.push_back(std::make_unique<Connection>());
+    out.back()->tls = tls;
+  }
+  return out;
+}
+
 RemoteWriter::RemoteWriter(RemoteWriteConfig config, prometheus::Registry& registry)
     : config_(std::move(config)),
+      registry_(registry),
       sent_(counter(registry, "opticsd_remote_write_samples_sent_total",
                     "Samples the remote-write receiver accepted (2xx).")),
       retried_(counter(registry, "opticsd_remote_write_samples_retried_total",
@@ -41,8 +91,10 @@ RemoteWriter::RemoteWriter(RemoteWriteConfig config, prometheus::Registry& regis
                   .Help("Samples waiting for the remote-write receiver.")
                   .Register(registry)
                   .Add({})),
-      connection_(std::make_unique<Connection>()),
-      sender_([this] { run(); }) {}
+      authorization_(authorization(config_)),
+      connections_(makeConnections(config_)) {
+  for (auto& connection : connections_) senders_.emplace_back([this, c = connection.get()] { run(*c); });
+}
 
 RemoteWriter::~RemoteWriter() {
   {
@@ -50,7 +102,7 @@ RemoteWriter::~RemoteWriter() {
     stopping_ = true;
   }
   wake_.notify_all();
-  sender_.join();
+  for (auto& sender : senders_) sender.join();
   std::lock_guard lock(mutex_);
   while (!queue_.empty()) {
     dropLocked(queue_.front().samples);
@@ -70,13 +122,37 @@ void RemoteWriter::dropLocked(std::uint64_t samples) {
   queued_.Set(static_cast<double>(queued_samples_));
 }
 
+void RemoteWriter::setTargetSource(std::weak_ptr<const TargetCollectable> source) {
+  std::lock_guard lock(mutex_);
+  target_source_ = std::move(source);
+}
+
 void RemoteWriter::push(const std::string& target, const std::vector<Sample>& samples) {
+  pushSelfWhenDue();
   std::shared_ptr<const ExportPolicy> policy;
+  std::shared_ptr<const TargetCollectable> source;
   {
     std::lock_guard lock(mutex_);
     policy = policy_;
+    source = target_source_.lock();
   }
-  EncodedWrite write = encodeWriteRequest(target, samples, policy.get(), config_.external_labels);
+  // A failed poll (no samples) has no findings either: nothing to send.
+  if (samples.empty()) return;
+  const auto families = source ? source->collectTarget(target) : std::vector<prometheus::MetricFamily>{};
+  enqueue(encodeWriteRequest(target, samples, policy.get(), config_.external_labels, families));
+}
+
+void RemoteWriter::pushSelfWhenDue() {
+  const auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    if (now < next_self_) return;
+    next_self_ = now + kSelfEvery;
+  }
+  enqueue(encodeFamilies(registry_.Collect(), config_.external_labels));
+}
+
+void RemoteWriter::enqueue(EncodedWrite write) {
   if (write.samples == 0) return;
   {
     std::lock_guard lock(mutex_);
@@ -84,14 +160,16 @@ void RemoteWriter::push(const std::string& target, const std::vector<Sample>& sa
       dropped_.Increment(static_cast<double>(write.samples));
       return;
     }
-    // Full: the oldest goes first, so what is sent after an outage is the newest.
-    while (queued_samples_ + write.samples > config_.queue_samples && !queue_.empty()) {
-      dropLocked(queue_.front().samples);
-      queue_.pop_front();
+    makeRoomLocked(write.samples);
+    if (queued_samples_ + write.samples > config_.queue_samples) {
+      // What the senders hold fills the queue: the newest gives way this time.
+      dropped_.Increment(static_cast<double>(write.samples));
+      return;
     }
     queued_samples_ += write.samples;
     queued_.Set(static_cast<double>(queued_samples_));
-    queue_.push_back({std::make_shared<const std::string>(std::move(write.body)), write.samples, next_id_++});
+    queue_.push_back(
+        {std::make_shared<const std::string>(std::move(write.body)), write.samples, next_id_++, std::move(write.target)});
   }
   wake_.notify_one();
 }
@@ -100,27 +178,58 @@ RemoteWriter::Stats RemoteWriter::stats() const {
   return {sent_.Value(), retried_.Value(), dropped_.Value(), queued_.Value()};
 }
 
-void RemoteWriter::run() {
+void RemoteWriter::makeRoomLocked(std::uint64_t samples) {
+  // Full: the oldest goes first, so what is sent after an outage is the
+  // newest. A request being posted stays: it may well arrive.
+  for (auto it = queue_.begin(); queued_samples_ + samples > config_.queue_samples && it != queue_.end();) {
+    if (it->in_flight) {
+      ++it;
+      continue;
+    }
+    dropLocked(it->samples);
+    it = queue_.erase(it);
+  }
+}
+
+std::deque<RemoteWriter::Pending>::iterator RemoteWriter::nextToSendLocked() {
+  std::set<std::string_view> busy;
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    if (it->in_flight) {
+      busy.insert(it->target);
+    } else if (!busy.contains(it->target)) {
+      return it;
+    }
+  }
+  return queue_.end();
+}
+
+void RemoteWriter::run(Connection& connection) {
   std::unique_lock lock(mutex_);
   auto backoff = config_.min_backoff;
   while (true) {
-    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    std::deque<Pending>::iterator next;
+    wake_.wait(lock, [&] { return stopping_ || (next = nextToSendLocked()) != queue_.end(); });
     if (stopping_) return;
-    // The request stays queued while it is tried: a full queue drops it like any other.
-    const Pending pending = queue_.front();
+    next->in_flight = true;
+    const std::shared_ptr<const std::string> body = next->body;
+    const std::uint64_t id = next->id;
+    const std::uint64_t samples = next->samples;
     lock.unlock();
-    const Outcome outcome = post(*pending.body);
+    const Outcome outcome = post(connection, *body);
     lock.lock();
-    const std::uint64_t samples = pending.samples;
-    const bool still_first = !queue_.empty() && queue_.front().id == pending.id;
+    // Only this sender erases an in-flight request: it is still queued.
+    const auto it = std::find_if(queue_.begin(), queue_.end(), [id](const Pending& p) { return p.id == id; });
     if (outcome == Outcome::kRetry) {
-      if (still_first) retried_.Increment(static_cast<double>(samples));
+      // Held through the backoff, so no other sender retries it sooner.
+      retried_.Increment(static_cast<double>(samples));
       wake_.wait_for(lock, backoff, [this] { return stopping_; });
       backoff = std::min(backoff * 2, config_.max_backoff);
+      const auto again = std::find_if(queue_.begin(), queue_.end(), [id](const Pending& p) { return p.id == id; });
+      if (again != queue_.end()) again->in_flight = false;
+      wake_.notify_all();
       continue;
     }
     backoff = config_.min_backoff;
-    if (!still_first) continue;  // dropped by a full queue while in flight: already counted
     if (outcome == Outcome::kSent) {
       sent_.Increment(static_cast<double>(samples));
       queued_samples_ -= std::min(queued_samples_, samples);
@@ -128,22 +237,32 @@ void RemoteWriter::run() {
     } else {
       dropLocked(samples);
     }
-    queue_.pop_front();
+    queue_.erase(it);
+    wake_.notify_all();  // its target's next request may go now
   }
 }
 
-RemoteWriter::Outcome RemoteWriter::post(const std::string& body) {
-  Connection& c = *connection_;
+RemoteWriter::Outcome RemoteWriter::post(Connection& c, const std::string& body) {
   beast::error_code ec;
-  if (!c.stream) {
+  if (!c.open()) {
     asio::ip::tcp::resolver resolver(c.io);
     const auto endpoints = resolver.resolve(config_.host, config_.port, ec);
     if (ec) return Outcome::kRetry;
-    c.stream.emplace(c.io);
-    c.stream->expires_after(config_.timeout);
-    c.stream->connect(endpoints, ec);
+    if (c.tls) {
+      c.secure.emplace(c.io, *c.tls);
+      // SNI (a name, never an address), and the certificate must name the url's host.
+      boost::system::error_code not_an_address;
+      (void)asio::ip::make_address(config_.host, not_an_address);
+      if (not_an_address) SSL_set_tlsext_host_name(c.secure->native_handle(), config_.host.c_str());
+      c.secure->set_verify_callback(asio::ssl::host_name_verification(config_.host));
+    } else {
+      c.plain.emplace(c.io);
+    }
+    c.tcp().expires_after(config_.timeout);
+    c.tcp().connect(endpoints, ec);
+    if (!ec && c.secure) c.secure->handshake(asio::ssl::stream_base::client, ec);
     if (ec) {
-      c.stream.reset();
+      c.close();
       return Outcome::kRetry;
     }
   }
@@ -153,18 +272,28 @@ RemoteWriter::Outcome RemoteWriter::post(const std::string& body) {
   request.set(http::field::content_type, "application/x-protobuf");
   request.set(http::field::content_encoding, "snappy");
   request.set("X-Prometheus-Remote-Write-Version", "0.1.0");
+  if (!authorization_.empty()) request.set(http::field::authorization, authorization_);
   request.body() = body;
   request.prepare_payload();
-  c.stream->expires_after(config_.timeout);
-  http::write(*c.stream, request, ec);
+  c.tcp().expires_after(config_.timeout);
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
-  if (!ec) http::read(*c.stream, buffer, response, ec);
-  if (ec || !response.keep_alive()) c.stream.reset();
+  auto exchange = [&](auto& stream) {
+    http::write(stream, request, ec);
+    if (!ec) http::read(stream, buffer, response, ec);
+  };
+  if (c.secure) {
+    exchange(*c.secure);
+  } else {
+    exchange(*c.plain);
+  }
+  if (ec || !response.keep_alive()) c.close();
   if (ec) return Outcome::kRetry;
   const unsigned status = response.result_int();
   if (status / 100 == 2) return Outcome::kSent;
-  if (status == 429 || status / 100 == 5) return Outcome::kRetry;
+  // 401/403 are retried: a password or certificate being rotated on either
+  // side should not lose the samples queued meanwhile.
+  if (status == 429 || status == 401 || status == 403 || status / 100 == 5) return Outcome::kRetry;
   return Outcome::kRefused;
 }
 

@@ -245,6 +245,7 @@ class DaemonService {
   void startRemoteWrite() {
     if (!config_.remote_write) return;
     remote_writer_ = std::make_unique<RemoteWriter>(*config_.remote_write, exporter_->registry());
+    if (rules_) remote_writer_->setTargetSource(rules_->view());
     exporter_->samples().setListener(
         [w = remote_writer_.get()](const std::string& target, const std::vector<Sample>& samples) {
           w->push(target, samples);
@@ -310,9 +311,10 @@ class DaemonService {
       sd_notify(0, "READY=1");
       return;
     }
-    // The HTTP server and the history writer are built once: say which edits wait for a restart.
+    // The HTTP server, the history writer and the remote writer are built once: say which edits wait for a restart.
     for (const auto& [section, changed] : {std::pair{"listen", loaded->listen != config_.listen},
-                                           std::pair{"storage", loaded->storage != config_.storage}}) {
+                                           std::pair{"storage", loaded->storage != config_.storage},
+                                           std::pair{"remote_write", loaded->remote_write != config_.remote_write}}) {
       if (changed) spdlog::warn("config reload: changes take effect at the next restart section={}", section);
     }
     warnAboutReadableSecrets(*loaded);

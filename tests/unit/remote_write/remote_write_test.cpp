@@ -3,8 +3,15 @@
 // tests/integration/16-remote-write.sh.)
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <prometheus/histogram.h>
 #include <snappy.h>
 
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "daemon/exporter/exposition_text.hpp"
@@ -98,9 +105,9 @@ TEST(RemoteWriteConfig, ParsesTheUrlAndRefusesWhatItCannotSend) {
   EXPECT_EQ(c.path, "/api/v1/write");
   EXPECT_EQ(c.external_labels.at("cluster"), "a");
 
-  (void)readConfig("{url: 'https://vm-1/api/v1/write'}", issues);
+  (void)readConfig("{url: 'ftp://vm-1/api/v1/write'}", issues);
   ASSERT_EQ(issues.size(), 1u) << issues[0].format() << issues.back().format();
-  EXPECT_THAT(issues[0].format(), HasSubstr("plain HTTP"));
+  EXPECT_THAT(issues[0].format(), HasSubstr("https://"));
   issues.clear();
   (void)readConfig("{url: 'http://vm-1:x/'}", issues);
   EXPECT_EQ(issues.size(), 1u);
@@ -110,6 +117,225 @@ TEST(RemoteWriteConfig, ParsesTheUrlAndRefusesWhatItCannotSend) {
   issues.clear();
   (void)readConfig("{external_labels: {a: b}}", issues);
   EXPECT_EQ(issues.size(), 1u);  // url is required
+}
+
+// A file in a fresh directory, removed with it.
+class TempFiles {
+ public:
+  TempFiles() : dir_(std::filesystem::temp_directory_path() / ("opticsd-rw-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir_);
+  }
+  ~TempFiles() { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  std::string dir() const { return dir_.string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+std::string joined(const std::vector<ConfigIssue>& issues) {
+  std::string out;
+  for (const auto& i : issues) out += i.format() + "\n";
+  return out;
+}
+
+TEST(RemoteWriteConfig, HttpsWithTlsFilesCheckedWhenTheConfigIsRead) {
+  std::vector<ConfigIssue> issues;
+  const auto c = readConfig("{url: 'https://vm-1/api/v1/write'}", issues);
+  EXPECT_TRUE(issues.empty()) << joined(issues);
+  EXPECT_TRUE(c.tls);
+  EXPECT_EQ(c.port, "443");
+
+  TempFiles files;
+  const std::string not_pem = files.write("ca.pem", "not a certificate\n");
+  (void)readConfig("{url: 'https://vm-1/', tls_ca_file: '" + not_pem + "'}", issues);
+  ASSERT_EQ(issues.size(), 1u) << joined(issues);
+  EXPECT_THAT(issues[0].format(), HasSubstr("tls_ca_file " + not_pem));
+  issues.clear();
+  (void)readConfig("{url: 'https://vm-1/', tls_ca_file: /nonexistent/ca.pem}", issues);
+  EXPECT_THAT(joined(issues), HasSubstr("/nonexistent/ca.pem"));
+  issues.clear();
+  (void)readConfig("{url: 'https://vm-1/', tls_cert_file: /x/c.pem}", issues);
+  EXPECT_THAT(joined(issues), HasSubstr("go together"));
+  issues.clear();
+  (void)readConfig("{url: 'http://vm-1/', tls_ca_file: /x/ca.pem}", issues);
+  EXPECT_THAT(joined(issues), HasSubstr("https://"));
+}
+
+TEST(RemoteWriteConfig, SecretsComeFromFilesOrCredentialsAndNeverIntoErrors) {
+  TempFiles files;
+  const std::string password = files.write("password", "s3cret-pw\n");
+  std::vector<ConfigIssue> issues;
+  auto c = readConfig("{url: 'http://vm-1/', basic_auth_user: opticsd, basic_auth_password_file: '" + password + "'}",
+                      issues);
+  EXPECT_TRUE(issues.empty()) << joined(issues);
+  EXPECT_EQ(c.basic_auth_user, "opticsd");
+  EXPECT_EQ(c.basic_auth_password, "s3cret-pw");
+
+  files.write("token", "t0ken\n");
+  ::setenv("CREDENTIALS_DIRECTORY", files.dir().c_str(), 1);
+  c = readConfig("{url: 'http://vm-1/', bearer_token_credential: token}", issues);
+  ::unsetenv("CREDENTIALS_DIRECTORY");
+  EXPECT_TRUE(issues.empty()) << joined(issues);
+  EXPECT_EQ(c.bearer_token, "t0ken");
+
+  (void)readConfig("{url: 'http://vm-1/', basic_auth_user: u}", issues);
+  EXPECT_THAT(joined(issues), HasSubstr("go together"));
+  issues.clear();
+  (void)readConfig("{url: 'http://vm-1/', basic_auth_password_file: /nonexistent/pw}", issues);
+  EXPECT_THAT(joined(issues), HasSubstr("/nonexistent/pw"));
+  issues.clear();
+  (void)readConfig("{url: 'http://vm-1/', basic_auth_user: u, basic_auth_password_file: '" + password +
+                       "', bearer_token_file: '" + password + "'}",
+                   issues);
+  EXPECT_THAT(joined(issues), HasSubstr("not both"));
+  EXPECT_THAT(joined(issues), ::testing::Not(HasSubstr("s3cret")));
+  issues.clear();
+  (void)readConfig("{url: 'http://u:s3cret@vm-1/'}", issues);
+  EXPECT_THAT(joined(issues), HasSubstr("not allowed"));
+  EXPECT_THAT(joined(issues), ::testing::Not(HasSubstr("s3cret")));
+  issues.clear();
+  (void)readConfig("{url: 'http://vm-1/', basic_auth_password: inline}", issues);
+  EXPECT_FALSE(issues.empty());  // never inline in the config file
+}
+
+// A receiver on 127.0.0.1 that answers `status` to every request and keeps
+// what it saw. Serves until `requests` requests came.
+class LocalReceiver {
+ public:
+  explicit LocalReceiver(unsigned status, int requests) : acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+    thread_ = std::thread([this, status, requests] {
+      namespace http = boost::beast::http;
+      boost::asio::ip::tcp::socket socket(io_);
+      acceptor_.accept(socket);
+      boost::beast::flat_buffer buffer;
+      for (int i = 0; i < requests; ++i) {
+        http::request<http::string_body> request;
+        boost::beast::error_code ec;
+        http::read(socket, buffer, request, ec);
+        if (ec) return;
+        {
+          std::lock_guard lock(mutex_);
+          authorizations_.push_back(std::string(request[http::field::authorization]));
+          bodies_.push_back(request.body());
+        }
+        http::response<http::string_body> response{static_cast<http::status>(status), 11};
+        response.prepare_payload();
+        http::write(socket, response, ec);
+      }
+    });
+  }
+  ~LocalReceiver() {
+    acceptor_.close();
+    thread_.join();
+  }
+  std::string port() const { return std::to_string(acceptor_.local_endpoint().port()); }
+  std::vector<std::string> authorizations() const {
+    std::lock_guard lock(mutex_);
+    return authorizations_;
+  }
+  std::vector<std::string> bodies() const {
+    std::lock_guard lock(mutex_);
+    return bodies_;
+  }
+
+ private:
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  mutable std::mutex mutex_;
+  std::vector<std::string> authorizations_, bodies_;
+  std::thread thread_;
+};
+
+RemoteWriteConfig localConfig(const std::string& port) {
+  RemoteWriteConfig config;
+  config.host = "127.0.0.1";
+  config.port = port;
+  config.path = "/api/v1/write";
+  config.max_backoff = std::chrono::milliseconds(200);
+  config.timeout = std::chrono::milliseconds(500);
+  config.connections = 1;  // the receiver takes one connection
+  return config;
+}
+
+void waitForSent(const RemoteWriter& writer, double samples) {
+  for (int i = 0; i < 250 && writer.stats().sent < samples; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+TEST(RemoteWriter, SendsBasicAuthOrABearerToken) {
+  for (const bool basic : {true, false}) {
+    LocalReceiver receiver(204, 2);
+    prometheus::Registry registry;
+    RemoteWriteConfig config = localConfig(receiver.port());
+    if (basic) {
+      config.basic_auth_user = "opticsd";
+      config.basic_auth_password = "pa:ss";
+    } else {
+      config.bearer_token = "t0ken";
+    }
+    RemoteWriter writer(config, registry);
+    const std::uint64_t self = encodeFamilies(registry.Collect(), {}).samples;
+    const ExportPolicy policy;
+    writer.push("leaf-1", poll());  // its own metrics first, then the poll
+    waitForSent(writer, double(self + encodeWriteRequest("leaf-1", poll(), &policy, {}).samples));
+    const auto seen = receiver.authorizations();
+    ASSERT_EQ(seen.size(), 2u);
+    // base64("opticsd:pa:ss")
+    EXPECT_EQ(seen[0], basic ? "Basic b3B0aWNzZDpwYTpzcw==" : "Bearer t0ken");
+    EXPECT_EQ(seen[1], seen[0]);
+  }
+}
+
+TEST(RemoteWriter, AReceiverRefusingTheCredentialsIsRetriedNotDropped) {
+  LocalReceiver receiver(401, 3);
+  prometheus::Registry registry;
+  RemoteWriter writer(localConfig(receiver.port()), registry);
+  writer.push("leaf-1", poll());
+  for (int i = 0; i < 250 && receiver.bodies().size() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_GE(receiver.bodies().size(), 3u);
+  EXPECT_GT(writer.stats().retried, 0);
+  EXPECT_EQ(writer.stats().dropped, 0);
+  EXPECT_EQ(writer.stats().sent, 0);
+}
+
+TEST(WriteRequestEncoder, TheTargetsRulesSeriesAndOpticsdsOwnMetricsGoOutToo) {
+  prometheus::MetricFamily score{"opticsd_straggler_suspect_score", "h", prometheus::MetricType::Gauge, {}};
+  prometheus::ClientMetric m;
+  m.label = {{"target", "leaf-1"}, {"port", "Ethernet1"}, {"empty", ""}};
+  m.gauge.value = 0.75;
+  score.metric.push_back(m);
+  const ExportPolicy policy;
+  const auto plain = encodeWriteRequest("leaf-1", poll(), &policy, {});
+  const auto with = encodeWriteRequest("leaf-1", poll(), &policy, {{"cluster", "a"}}, {score});
+  EXPECT_EQ(with.samples, plain.samples + 1);
+  const auto request = decode(with.body);
+  const auto& last = request.timeseries(request.timeseries_size() - 1);
+  std::vector<std::string> labels;
+  for (const auto& l : last.labels()) labels.push_back(l.name() + "=" + l.value());
+  EXPECT_THAT(labels, ::testing::ElementsAre("__name__=opticsd_straggler_suspect_score", "cluster=a", "port=Ethernet1",
+                                             "target=leaf-1"));
+  EXPECT_EQ(last.samples(0).value(), 0.75);
+  EXPECT_EQ(last.samples(0).timestamp(), 1'700'000'000'002);
+
+  // A histogram goes out as its text exposition's series: buckets, _sum, _count.
+  prometheus::Registry registry;
+  auto& h = prometheus::BuildHistogram().Name("opticsd_poll_duration_seconds").Register(registry).Add({}, prometheus::Histogram::BucketBoundaries{1, 5});
+  h.Observe(2);
+  const auto self = decode(encodeFamilies(registry.Collect(), {}).body);
+  std::map<std::string, double> values;
+  for (const auto& ts : self.timeseries()) {
+    std::string key;
+    for (const auto& l : ts.labels()) key += l.name() == "__name__" ? l.value() : "{" + l.name() + "=" + l.value() + "}";
+    values[key] = ts.samples(0).value();
+  }
+  EXPECT_THAT(values, ::testing::ElementsAre(::testing::Pair("opticsd_poll_duration_seconds_bucket{le=+Inf}", 1),
+                                             ::testing::Pair("opticsd_poll_duration_seconds_bucket{le=1}", 0),
+                                             ::testing::Pair("opticsd_poll_duration_seconds_bucket{le=5}", 1),
+                                             ::testing::Pair("opticsd_poll_duration_seconds_count", 1),
+                                             ::testing::Pair("opticsd_poll_duration_seconds_sum", 2)));
 }
 
 TEST(RemoteWriter, AnUnreachableReceiverKeepsTheQueueBoundedAndCountsDrops) {
@@ -124,6 +350,7 @@ TEST(RemoteWriter, AnUnreachableReceiverKeepsTheQueueBoundedAndCountsDrops) {
   const auto samples = poll();
   const ExportPolicy policy;
   const std::uint64_t per_push = encodeWriteRequest("leaf-1", samples, &policy, {}).samples;
+  const std::uint64_t self = encodeFamilies(registry.Collect(), {}).samples;  // sent with the first push
   constexpr int kPushes = 200;
   for (int i = 0; i < kPushes; ++i) writer.push("leaf-1", samples);
   const auto stats = writer.stats();
@@ -131,7 +358,7 @@ TEST(RemoteWriter, AnUnreachableReceiverKeepsTheQueueBoundedAndCountsDrops) {
   EXPECT_GT(stats.dropped, 0);
   EXPECT_EQ(stats.sent, 0);
   // Every pushed sample is queued or dropped: none lost without a count.
-  EXPECT_EQ(stats.queued + stats.dropped, double(per_push * kPushes));
+  EXPECT_EQ(stats.queued + stats.dropped, double(per_push * kPushes + self));
   for (int i = 0; i < 100 && writer.stats().retried == 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_GT(writer.stats().retried, 0);
