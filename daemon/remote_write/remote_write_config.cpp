@@ -3,7 +3,7 @@
 #include <regex>
 
 #include "daemon/remote_write/remote_write_tls.hpp"
-#include "drivers/snmp/session_config.hpp"
+#include "drivers/options/secret_source.hpp"
 
 namespace opticsd {
 namespace {
@@ -26,7 +26,7 @@ std::string readSecret(OptionReader& r, const std::string& key) {
     return {};
   }
   if (!file && !credential) return {};
-  auto secret = file ? snmp::readSecretFile(*file) : snmp::readCredential(*credential);
+  auto secret = file ? readSecretFile(*file) : readCredential(*credential);
   if (!secret) {
     r.error(file ? key + "_file" : key + "_credential", secret.error().message);
     return {};

@@ -21,6 +21,7 @@
 #include "daemon/config/listen_address.hpp"
 #include "daemon/exporter/metrics_exporter.hpp"
 #include "daemon/remote_write/remote_writer.hpp"
+#include "drivers/options/secret_source.hpp"
 #include "daemon/log/log.hpp"
 #include "daemon/pipeline/pipeline.hpp"
 #include "daemon/rules/rules_engine.hpp"
@@ -52,14 +53,6 @@ double unixSeconds() {
 
 ConfigResult load(const RunOptions& options) {
   return options.config_path ? loadConfigFile(*options.config_path) : loadDemoConfig();
-}
-
-Result<std::string> readSecretFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fail("cannot read " + path);
-  std::string secret;
-  std::getline(in, secret);
-  return secret;
 }
 
 // Room for a scraper under a connection flood: the HTTP server evicts the

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "drivers/snmp/session_config.hpp"
+#include "drivers/options/secret_source.hpp"
 
 namespace opticsd::gnmi {
 namespace {
@@ -21,7 +21,7 @@ std::optional<std::string> secret(OptionReader& options, const std::string& key)
   }
   if (inline_value) return inline_value;
   if (!file && !credential) return std::nullopt;
-  auto read = file ? snmp::readSecretFile(*file) : snmp::readCredential(*credential);
+  auto read = file ? readSecretFile(*file) : readCredential(*credential);
   if (!read) {
     options.error(file ? key + "_file" : key + "_credential", read.error().message);
     return std::nullopt;

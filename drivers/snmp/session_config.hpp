@@ -67,10 +67,5 @@ struct HostPort {
 };
 Result<HostPort> splitHostPort(const std::string& address);
 
-// A secret from a file (first line, trailing newline dropped) or from a
-// systemd credential ($CREDENTIALS_DIRECTORY/name). The error never contains
-// the secret.
-Result<std::string> readSecretFile(const std::string& path);
-Result<std::string> readCredential(const std::string& name);
 
 }  // namespace opticsd::snmp
