@@ -19,11 +19,11 @@ namespace opticsd {
 enum class ModuleMetric : std::uint8_t {
   kTemperatureCelsius,
   kSupplyVoltageVolts,
-  kLaserTemperatureCelsius,   // CMIS Aux monitor or VDM, where the module has it
-  kPreFecBerRatio,            // port level: reported (SNMP PHY MIB) or derived from FEC counters
-  kPostFecBerRatio,           // port level, where reported
-  kLaserAgeRatio,             // CMIS VDM laser age (0 new, 1 end of life), worst lane
-  kTecCurrentPercent,         // CMIS Aux monitor: TEC current, signed, % of the module's maximum
+  kLaserTemperatureCelsius,  // CMIS Aux monitor or VDM, where the module has it
+  kPreFecBerRatio,           // port level: reported (SNMP PHY MIB) or derived from FEC counters
+  kPostFecBerRatio,          // port level, where reported
+  kLaserAgeRatio,            // CMIS VDM laser age (0 new, 1 end of life), worst lane
+  kTecCurrentPercent,        // CMIS Aux monitor: TEC current, signed, % of the module's maximum
   kCount,
 };
 
@@ -32,20 +32,20 @@ enum class LaneMetric : std::uint8_t {
   kTxBiasMilliamperes,
   kTxPowerDbm,
   kRxPowerDbm,
-  kPreFecBerRatio,            // CMIS VDM media side (current), or derived per lane
-  kPreFecBerMinRatio,         // VDM statistics over the module's interval
+  kPreFecBerRatio,     // CMIS VDM media side (current), or derived per lane
+  kPreFecBerMinRatio,  // VDM statistics over the module's interval
   kPreFecBerMaxRatio,
   kPreFecBerAvgRatio,
-  kHostPreFecBerRatio,        // VDM host side (current)
-  kErroredFramesRatio,        // VDM FERC media side (current)
-  kEsnrDecibels,              // VDM eSNR media input
-  kLtpDecibels,               // VDM PAM4 level transition parameter
-  kHostPreFecBerMinRatio,     // VDM host side statistics, as the media side above
+  kHostPreFecBerRatio,     // VDM host side (current)
+  kErroredFramesRatio,     // VDM FERC media side (current)
+  kEsnrDecibels,           // VDM eSNR media input
+  kLtpDecibels,            // VDM PAM4 level transition parameter
+  kHostPreFecBerMinRatio,  // VDM host side statistics, as the media side above
   kHostPreFecBerMaxRatio,
   kHostPreFecBerAvgRatio,
-  kHostErroredFramesRatio,    // VDM FERC host side (current)
-  kHostEsnrDecibels,          // VDM eSNR host input
-  kHostLtpDecibels,           // VDM LTP host input
+  kHostErroredFramesRatio,  // VDM FERC host side (current)
+  kHostEsnrDecibels,        // VDM eSNR host input
+  kHostLtpDecibels,         // VDM LTP host input
   // Coherent line side (OIF C-CMIS VDM observables, or a switch's coherent MIB).
   kOsnrDecibels,
   kChromaticDispersionPsPerNm,
@@ -98,7 +98,8 @@ inline constexpr std::array<MetricInfo, kModuleMetricCount> kModuleMetricInfo{{
     {"pre_fec_ber_ratio", "Port pre-FEC bit error ratio (reported, or corrected bits over bits carried).", 0, 1},
     {"post_fec_ber_ratio", "Port post-FEC bit error ratio where reported.", 0, 1},
     {"laser_age_ratio", "Laser age from CMIS VDM as a fraction of rated life (1 = end of life), worst lane.", 0, 100},
-    {"tec_current_percent", "Thermo-electric cooler current (CMIS Aux monitor) in percent of the module's maximum, signed.", -100, 100},
+    {"tec_current_percent",
+     "Thermo-electric cooler current (CMIS Aux monitor) in percent of the module's maximum, signed.", -100, 100},
 }};
 
 inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
@@ -106,23 +107,30 @@ inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
     {"tx_power_dbm", "Transmitted optical power in dBm (-40 dBm floor when dark).", -100, 40},
     {"rx_power_dbm", "Received optical power in dBm (-40 dBm floor when dark).", -100, 40},
     {"pre_fec_ber_ratio", "Lane pre-FEC bit error ratio, media side, current.", 0, 1},
-    {"pre_fec_ber_min_ratio", "Lane pre-FEC bit error ratio, media side, minimum over the module's VDM interval.", 0, 1},
-    {"pre_fec_ber_max_ratio", "Lane pre-FEC bit error ratio, media side, maximum over the module's VDM interval.", 0, 1},
-    {"pre_fec_ber_avg_ratio", "Lane pre-FEC bit error ratio, media side, average over the module's VDM interval.", 0, 1},
+    {"pre_fec_ber_min_ratio", "Lane pre-FEC bit error ratio, media side, minimum over the module's VDM interval.", 0,
+     1},
+    {"pre_fec_ber_max_ratio", "Lane pre-FEC bit error ratio, media side, maximum over the module's VDM interval.", 0,
+     1},
+    {"pre_fec_ber_avg_ratio", "Lane pre-FEC bit error ratio, media side, average over the module's VDM interval.", 0,
+     1},
     {"host_pre_fec_ber_ratio", "Lane pre-FEC bit error ratio, host side, current.", 0, 1},
     {"errored_frames_ratio", "Lane errored frames ratio (VDM FERC), media side, current.", 0, 1},
     {"esnr_decibels", "Lane electrical signal-to-noise ratio (VDM eSNR) in dB.", -100, 300},
     {"ltp_decibels", "Lane PAM4 level transition parameter (VDM LTP) in dB.", -100, 300},
-    {"host_pre_fec_ber_min_ratio", "Lane pre-FEC bit error ratio, host side, minimum over the module's VDM interval.", 0, 1},
-    {"host_pre_fec_ber_max_ratio", "Lane pre-FEC bit error ratio, host side, maximum over the module's VDM interval.", 0, 1},
-    {"host_pre_fec_ber_avg_ratio", "Lane pre-FEC bit error ratio, host side, average over the module's VDM interval.", 0, 1},
+    {"host_pre_fec_ber_min_ratio", "Lane pre-FEC bit error ratio, host side, minimum over the module's VDM interval.",
+     0, 1},
+    {"host_pre_fec_ber_max_ratio", "Lane pre-FEC bit error ratio, host side, maximum over the module's VDM interval.",
+     0, 1},
+    {"host_pre_fec_ber_avg_ratio", "Lane pre-FEC bit error ratio, host side, average over the module's VDM interval.",
+     0, 1},
     {"host_errored_frames_ratio", "Lane errored frames ratio (VDM FERC), host side, current.", 0, 1},
     {"host_esnr_decibels", "Lane electrical signal-to-noise ratio (VDM eSNR), host input, in dB.", -100, 300},
     {"host_ltp_decibels", "Lane PAM4 level transition parameter (VDM LTP), host input, in dB.", -100, 300},
     {"osnr_decibels", "Coherent line optical signal-to-noise ratio in dB.", -100, 100},
     {"chromatic_dispersion_ps_per_nm", "Coherent line chromatic dispersion seen by the receiver in ps/nm.", -1e6, 1e6},
     {"differential_group_delay_picoseconds", "Coherent line differential group delay in picoseconds.", 0, 1e5},
-    {"sopmd_picoseconds_squared", "Coherent line second-order polarization mode dispersion in picoseconds squared.", 0, 1e7},
+    {"sopmd_picoseconds_squared", "Coherent line second-order polarization mode dispersion in picoseconds squared.", 0,
+     1e7},
     {"polarization_dependent_loss_decibels", "Coherent line polarization dependent loss in dB.", 0, 100},
     {"carrier_frequency_offset_megahertz", "Coherent receiver carrier frequency offset in MHz.", -1e6, 1e6},
     {"rx_total_power_dbm", "Coherent receiver total input power in dBm (all wavelengths).", -100, 40},
@@ -136,12 +144,18 @@ inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
     {"modulator_bias_y_q_percent", "Coherent modulator bias, Y polarization quadrature, in percent.", -1000, 1000},
     {"modulator_bias_x_phase_percent", "Coherent modulator bias, X polarization phase, in percent.", -1000, 1000},
     {"modulator_bias_y_phase_percent", "Coherent modulator bias, Y polarization phase, in percent.", -1000, 1000},
-    {"errored_frames_min_ratio", "Lane errored frames ratio (VDM), media side, minimum over the module's VDM interval.", 0, 1},
-    {"errored_frames_max_ratio", "Lane errored frames ratio (VDM), media side, maximum over the module's VDM interval.", 0, 1},
-    {"errored_frames_avg_ratio", "Lane errored frames ratio (VDM), media side, average over the module's VDM interval.", 0, 1},
-    {"host_errored_frames_min_ratio", "Lane errored frames ratio (VDM), host side, minimum over the module's VDM interval.", 0, 1},
-    {"host_errored_frames_max_ratio", "Lane errored frames ratio (VDM), host side, maximum over the module's VDM interval.", 0, 1},
-    {"host_errored_frames_avg_ratio", "Lane errored frames ratio (VDM), host side, average over the module's VDM interval.", 0, 1},
+    {"errored_frames_min_ratio", "Lane errored frames ratio (VDM), media side, minimum over the module's VDM interval.",
+     0, 1},
+    {"errored_frames_max_ratio", "Lane errored frames ratio (VDM), media side, maximum over the module's VDM interval.",
+     0, 1},
+    {"errored_frames_avg_ratio", "Lane errored frames ratio (VDM), media side, average over the module's VDM interval.",
+     0, 1},
+    {"host_errored_frames_min_ratio",
+     "Lane errored frames ratio (VDM), host side, minimum over the module's VDM interval.", 0, 1},
+    {"host_errored_frames_max_ratio",
+     "Lane errored frames ratio (VDM), host side, maximum over the module's VDM interval.", 0, 1},
+    {"host_errored_frames_avg_ratio",
+     "Lane errored frames ratio (VDM), host side, average over the module's VDM interval.", 0, 1},
 }};
 
 constexpr const MetricInfo& info(ModuleMetric m) { return kModuleMetricInfo[static_cast<std::size_t>(m)]; }

@@ -2,9 +2,8 @@
 // Errors are values on every path the outside world can reach.
 
 #include <string>
-#include <utility>
-
 #include <tl/expected.hpp>
+#include <utility>
 
 namespace opticsd {
 

@@ -31,8 +31,8 @@ struct ModuleApplication {
   std::uint8_t media_interface_id = 0;
   std::uint8_t host_lane_count = 0;
   std::uint8_t media_lane_count = 0;
-  std::uint8_t host_lane_assignment = 0;                // bit n: an instance may start on host lane n+1
-  std::optional<std::uint8_t> media_lane_assignment;   // bit n: on media lane n+1 (page 01h)
+  std::uint8_t host_lane_assignment = 0;              // bit n: an instance may start on host lane n+1
+  std::optional<std::uint8_t> media_lane_assignment;  // bit n: on media lane n+1 (page 01h)
 };
 
 // One data path of a CMIS module: the Application it runs and its lanes
@@ -53,31 +53,31 @@ struct LinkLengths {
 struct ModuleIdentity {
   ModuleFamily family = ModuleFamily::kUnknown;
   std::optional<std::uint8_t> sff8024_identifier;
-  std::string form_factor;        // "SFP", "QSFP28", "QSFP-DD", "OSFP" ...
-  std::string media;              // "400GBASE-DR4", "10GBASE-LR", "passive copper" ...
+  std::string form_factor;  // "SFP", "QSFP28", "QSFP-DD", "OSFP" ...
+  std::string media;        // "400GBASE-DR4", "10GBASE-LR", "passive copper" ...
   std::string vendor;
-  std::string vendor_oui;         // "00:1b:21"
+  std::string vendor_oui;  // "00:1b:21"
   std::string part_number;
   std::string revision;
   std::string serial;
-  std::string date_code;          // "2023-04-17" where the module gives a full date
-  std::string connector;          // "LC", "MPO 1x12", "No separable connector" ...
-  std::string firmware_version;   // CMIS active firmware "major.minor"
-  std::string spec_revision;      // "CMIS 5.0", "SFF-8636 rev 2.10" ...
+  std::string date_code;         // "2023-04-17" where the module gives a full date
+  std::string connector;         // "LC", "MPO 1x12", "No separable connector" ...
+  std::string firmware_version;  // CMIS active firmware "major.minor"
+  std::string spec_revision;     // "CMIS 5.0", "SFF-8636 rev 2.10" ...
   std::optional<double> wavelength_nm;
   std::optional<double> cable_length_m;
   std::optional<int> power_class;
   std::optional<double> max_power_watts;
   Modulation modulation = Modulation::kUnknown;
-  std::optional<double> lane_rate_gbps;   // nominal per-lane data rate
-  std::optional<bool> has_diagnostics;    // false: passive copper, no-DDM SFP
+  std::optional<double> lane_rate_gbps;  // nominal per-lane data rate
+  std::optional<bool> has_diagnostics;   // false: passive copper, no-DDM SFP
   std::optional<bool> passive_copper;
   // CMIS applications: what the module advertises and what runs (ModuleApplication below).
-  std::optional<std::uint8_t> cmis_media_type;      // lower page byte 85: picks the media ID table
-  std::vector<ModuleApplication> applications;      // advertised, AppSel order
-  std::vector<ModuleDataPath> data_paths;           // active (or default) data paths, host lane order
-  std::optional<bool> default_application;          // true: no host lane had an active AppSel
-  std::optional<int> host_lane_count;               // over the active data paths
+  std::optional<std::uint8_t> cmis_media_type;  // lower page byte 85: picks the media ID table
+  std::vector<ModuleApplication> applications;  // advertised, AppSel order
+  std::vector<ModuleDataPath> data_paths;       // active (or default) data paths, host lane order
+  std::optional<bool> default_application;      // true: no host lane had an active AppSel
+  std::optional<int> host_lane_count;           // over the active data paths
   std::optional<int> media_lane_count;
   // What `opticsd decode` shows besides, as ethtool -m does.
   std::string hardware_revision;                        // CMIS page 01h bytes 130-131, "major.minor"
@@ -85,7 +85,7 @@ struct ModuleIdentity {
   std::string encoding;                                 // SFF-8024 Table 4-2 ("64B/66B", "PAM4" ...)
   std::string media_technology;                         // CMIS byte 212 / SFF-8636 byte 147 bits 7-4
   LinkLengths link_lengths;
-  std::optional<bool> vdm_supported;                    // CMIS page 01h byte 142 bit 6
+  std::optional<bool> vdm_supported;  // CMIS page 01h byte 142 bit 6
 };
 
 // The identity fields that are one text or one number each, one row each:
@@ -172,8 +172,8 @@ struct LaneStatus {
   std::optional<bool> rx_lol;
   std::optional<bool> tx_lol;
   std::optional<bool> tx_fault;
-  std::optional<bool> tx_no_light;   // Tx power at the -40 dBm floor
-  std::optional<bool> rx_no_light;   // Rx power at the -40 dBm floor
+  std::optional<bool> tx_no_light;  // Tx power at the -40 dBm floor
+  std::optional<bool> rx_no_light;  // Rx power at the -40 dBm floor
   // CMIS page 11h bytes 128-131, a nibble a lane: 1 deactivated, 2 init, 3 deinit,
   // 4 activated, 5 Tx turn-on, 6 Tx turn-off, 7 initialized.
   std::optional<std::uint8_t> data_path_state;
@@ -230,8 +230,8 @@ struct LinkState {
 
 struct Sample {
   std::string target;
-  std::string port;                 // "Ethernet12", "eth2", "xe-0/0/1"
-  std::int64_t timestamp_ms = 0;    // UNIX time of the read, milliseconds
+  std::string port;               // "Ethernet12", "eth2", "xe-0/0/1"
+  std::int64_t timestamp_ms = 0;  // UNIX time of the read, milliseconds
   bool module_present = true;
   ModuleIdentity identity;
   ModuleValues module;

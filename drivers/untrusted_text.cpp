@@ -44,14 +44,14 @@ char32_t utf8CodePoint(std::string_view s, std::size_t i, std::size_t n) {
 
 bool isHiddenOrControl(char32_t c) {
   return c < 0x20 || (c >= 0x7F && c <= 0x9F)  // C0, DEL, C1
-         || c == 0x00AD                          // soft hyphen
-         || c == 0x061C                          // Arabic letter mark
-         || c == 0x180E                          // Mongolian vowel separator
-         || (c >= 0x200B && c <= 0x200F)         // zero-width space/joiners, LRM, RLM
-         || (c >= 0x2028 && c <= 0x202E)         // line/paragraph separators, LRE RLE PDF LRO RLO
-         || (c >= 0x2060 && c <= 0x206F)         // word joiner, invisible operators, isolates LRI..PDI
-         || c == 0xFEFF                          // byte-order mark, zero-width no-break space
-         || (c >= 0xFFF9 && c <= 0xFFFB);        // interlinear annotation controls
+         || c == 0x00AD                        // soft hyphen
+         || c == 0x061C                        // Arabic letter mark
+         || c == 0x180E                        // Mongolian vowel separator
+         || (c >= 0x200B && c <= 0x200F)       // zero-width space/joiners, LRM, RLM
+         || (c >= 0x2028 && c <= 0x202E)       // line/paragraph separators, LRE RLE PDF LRO RLO
+         || (c >= 0x2060 && c <= 0x206F)       // word joiner, invisible operators, isolates LRI..PDI
+         || c == 0xFEFF                        // byte-order mark, zero-width no-break space
+         || (c >= 0xFFF9 && c <= 0xFFFB);      // interlinear annotation controls
 }
 
 }  // namespace opticsd

@@ -9,7 +9,8 @@
 namespace opticsd::cli {
 
 void addCheckConfigCommand(CLI::App& app, int& exit_code) {
-  auto* command = app.add_subcommand("check-config", "Validate a config file; every problem is named with file:line:column");
+  auto* command =
+      app.add_subcommand("check-config", "Validate a config file; every problem is named with file:line:column");
   auto path = std::make_shared<std::string>();
   command->add_option("file", *path, "YAML config file (omit to check the embedded demo)");
   command->callback([path, &exit_code] {

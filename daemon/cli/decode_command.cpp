@@ -58,21 +58,26 @@ int runDecode(const DecodeOptions& options) {
       }
     }
     nlohmann::json vdm = nlohmann::json::array();
-    eeprom::forEachVdmObservable(dump->memory, eeprom::cmisBankCount(dump->memory), [&](const eeprom::VdmObservable& obs) {
-      nlohmann::json o{{"type_id", obs.type_id}, {"name", obs.info->name}, {"lane", obs.lane},
-                       {"bank", obs.bank}, {"group", obs.group + 1}, {"slot", obs.slot}};
-      if (!obs.info->unit.empty()) o["unit"] = obs.info->unit;
-      if (obs.value && std::isfinite(*obs.value)) o["value"] = *obs.value;
-      if (obs.thresholds) {
-        o["thresholds"] = {{"high_alarm", *obs.thresholds->high_alarm}, {"low_alarm", *obs.thresholds->low_alarm},
-                           {"high_warning", *obs.thresholds->high_warning}, {"low_warning", *obs.thresholds->low_warning}};
-      }
-      if (obs.flags) {
-        o["flags"] = {{"high_alarm", obs.flags->high_alarm}, {"low_alarm", obs.flags->low_alarm},
-                      {"high_warning", obs.flags->high_warning}, {"low_warning", obs.flags->low_warning}};
-      }
-      vdm.push_back(std::move(o));
-    });
+    eeprom::forEachVdmObservable(
+        dump->memory, eeprom::cmisBankCount(dump->memory), [&](const eeprom::VdmObservable& obs) {
+          nlohmann::json o{{"type_id", obs.type_id}, {"name", obs.info->name}, {"lane", obs.lane},
+                           {"bank", obs.bank},       {"group", obs.group + 1}, {"slot", obs.slot}};
+          if (!obs.info->unit.empty()) o["unit"] = obs.info->unit;
+          if (obs.value && std::isfinite(*obs.value)) o["value"] = *obs.value;
+          if (obs.thresholds) {
+            o["thresholds"] = {{"high_alarm", *obs.thresholds->high_alarm},
+                               {"low_alarm", *obs.thresholds->low_alarm},
+                               {"high_warning", *obs.thresholds->high_warning},
+                               {"low_warning", *obs.thresholds->low_warning}};
+          }
+          if (obs.flags) {
+            o["flags"] = {{"high_alarm", obs.flags->high_alarm},
+                          {"low_alarm", obs.flags->low_alarm},
+                          {"high_warning", obs.flags->high_warning},
+                          {"low_warning", obs.flags->low_warning}};
+          }
+          vdm.push_back(std::move(o));
+        });
     if (!vdm.empty()) j["vdm_observables"] = std::move(vdm);
     j["dump"] = {{"format", dump->format}, {"notes", dump->notes}};
     std::cout << j.dump(2) << '\n';

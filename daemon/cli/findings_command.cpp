@@ -35,9 +35,9 @@ int runFindings(const FindingsArgs& args) {
   filter.active_only = args.active;
   filter.target = args.target;
   if (!args.since.empty()) {
-    const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     auto t = parseTimeBound(args.since, now);
     if (!t) return error("--since: " + t.error().message);
     filter.since_ms = *t;
@@ -53,11 +53,14 @@ int runFindings(const FindingsArgs& args) {
 
 void addFindingsCommand(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<FindingsArgs>();
-  CLI::App* cmd = app.add_subcommand("findings", "List rules-engine findings (raised and cleared) from the history database.");
+  CLI::App* cmd =
+      app.add_subcommand("findings", "List rules-engine findings (raised and cleared) from the history database.");
   auto* db = cmd->add_option("--db", args->db, "History database file");
-  cmd->add_option("--config", args->config, "Read the database path from this config file's storage.path")->excludes(db);
+  cmd->add_option("--config", args->config, "Read the database path from this config file's storage.path")
+      ->excludes(db);
   cmd->add_flag("--active", args->active, "Only findings still active");
-  cmd->add_option("--since", args->since, "Only findings active at or after this time: RFC 3339 or a duration back, e.g. 1h");
+  cmd->add_option("--since", args->since,
+                  "Only findings active at or after this time: RFC 3339 or a duration back, e.g. 1h");
   cmd->add_option("--target", args->target, "Only this target");
   cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   cmd->callback([args, &exit_code] { exit_code = runFindings(*args); });

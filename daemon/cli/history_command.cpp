@@ -96,7 +96,9 @@ void addHistoryCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--port", args->port, "Port name, e.g. Ethernet12")->required();
   cmd->add_option("--lane", args->lane, "Only this lane (1-based); leaves out module-level rows")
       ->check(CLI::Range(1, 65535));
-  cmd->add_option("--metric", args->metric, "Only this metric: a store column (rx_power_dbm, tx_bias_milliamperes) or its exported name (opticsd_lane_tx_bias_amperes)");
+  cmd->add_option("--metric", args->metric,
+                  "Only this metric: a store column (rx_power_dbm, tx_bias_milliamperes) or its exported name "
+                  "(opticsd_lane_tx_bias_amperes)");
   cmd->add_option("--since", args->since, "Start (inclusive): RFC 3339 time or a duration back from now, e.g. 1h");
   cmd->add_option("--until", args->until, "End (inclusive): RFC 3339 time or a duration back from now");
   cmd->add_option("--format", args->format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}));

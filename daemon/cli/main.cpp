@@ -18,13 +18,8 @@
 namespace opticsd::cli {
 // One row per subcommand.
 constexpr CommandRegistrar kCommands[] = {
-    &addRunCommand,
-    &addCheckConfigCommand,
-    &addPollOnceCommand,
-    &addHistoryCommand,
-    &addFindingsCommand,
-    &addSuspectsCommand,
-    &addDecodeCommand,
+    &addRunCommand,      &addCheckConfigCommand, &addPollOnceCommand, &addHistoryCommand,
+    &addFindingsCommand, &addSuspectsCommand,    &addDecodeCommand,
 #if OPTICSD_WITH_CAPTURE
     &addCaptureCommand,
 #endif
@@ -32,10 +27,11 @@ constexpr CommandRegistrar kCommands[] = {
 }  // namespace opticsd::cli
 
 int main(int argc, char** argv) {
-  CLI::App app{"opticsd: optical transceiver telemetry for AI training fabrics.\n"
-               "Reads module DOM/CMIS/VDM telemetry from switches (SNMP) and hosts (ethtool),\n"
-               "flags degrading optics as straggler suspects, exports Prometheus metrics and keeps history.",
-               "opticsd"};
+  CLI::App app{
+      "opticsd: optical transceiver telemetry for AI training fabrics.\n"
+      "Reads module DOM/CMIS/VDM telemetry from switches (SNMP) and hosts (ethtool),\n"
+      "flags degrading optics as straggler suspects, exports Prometheus metrics and keeps history.",
+      "opticsd"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("opticsd ") + OPTICSD_VERSION);
   int exit_code = 0;

@@ -25,8 +25,11 @@ struct PollOnceArgs {
 };
 
 nlohmann::json reportToJson(const PollReport& report) {
-  nlohmann::json out{{"target", report.target}, {"driver", report.driver}, {"ok", report.ok},
-                     {"seconds", report.seconds}, {"errors", report.result.errors}};
+  nlohmann::json out{{"target", report.target},
+                     {"driver", report.driver},
+                     {"ok", report.ok},
+                     {"seconds", report.seconds},
+                     {"errors", report.result.errors}};
   auto& samples = out["samples"] = nlohmann::json::array();
   for (const auto& sample : report.result.samples) samples.push_back(sampleToJson(sample));
   if (!report.result.neighbors.empty()) {
@@ -66,9 +69,8 @@ int pollOnce(const PollOnceArgs& args) {
   std::map<std::string, std::vector<std::string>> explained;
 #if OPTICSD_WITH_SNMP
   if (args.explain) {
-    snmp::setExplainSink([&](const std::string& target, std::vector<std::string> lines) {
-      explained[target] = std::move(lines);
-    });
+    snmp::setExplainSink(
+        [&](const std::string& target, std::vector<std::string> lines) { explained[target] = std::move(lines); });
   }
 #endif
   boost::asio::io_context io;
@@ -109,7 +111,8 @@ int pollOnce(const PollOnceArgs& args) {
 }  // namespace
 
 void addPollOnceCommand(CLI::App& app, int& exit_code) {
-  auto* command = app.add_subcommand("poll-once", "Poll every target (or the named ones) once; Samples as JSON on stdout");
+  auto* command =
+      app.add_subcommand("poll-once", "Poll every target (or the named ones) once; Samples as JSON on stdout");
   auto args = std::make_shared<PollOnceArgs>();
   command->add_option("-c,--config", args->config_path, "YAML config file (default: the embedded demo)")
       ->check(CLI::ExistingFile);

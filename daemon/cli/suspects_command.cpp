@@ -42,7 +42,8 @@ void addSuspectsCommand(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "suspects", "Rank the modules most likely to slow training traffic, with what sits behind each port.");
   auto* db = cmd->add_option("--db", args->db, "History database file (written by the running daemon)");
-  cmd->add_option("--config", args->config, "Read the database path from this config file's storage.path")->excludes(db);
+  cmd->add_option("--config", args->config, "Read the database path from this config file's storage.path")
+      ->excludes(db);
   cmd->add_option("--limit", args->limit, "At most this many (0: all)");
   cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   cmd->callback([args, &exit_code] { exit_code = runSuspects(*args); });

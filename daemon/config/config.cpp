@@ -30,8 +30,8 @@ void readConnectionLimits(OptionReader& r, ListenConfig& out) {
   if (auto v = r.optionalInt("max_connections_per_source", 1, kMaxConnectionsLimit)) {
     out.max_connections_per_source = std::size_t(*v);
     if (out.max_connections && *v > std::int64_t(*out.max_connections)) {
-      r.error("max_connections_per_source", "must not exceed max_connections (" +
-                                                std::to_string(*out.max_connections) + ")");
+      r.error("max_connections_per_source",
+              "must not exceed max_connections (" + std::to_string(*out.max_connections) + ")");
     }
   }
   for (auto [key, field] : {std::pair{"request_timeout", &ListenConfig::request_timeout},
@@ -69,7 +69,8 @@ void readListen(OptionReader r, ListenConfig& out) {
   readConnectionLimits(r, out);
   // The files run would read when it starts serving, checked now.
   if (!out.basic_auth_user.empty() && !out.basic_auth_password_file.empty()) {
-    if (auto problem = unreadableFileProblem(out.basic_auth_password_file)) r.error("basic_auth_password_file", *problem);
+    if (auto problem = unreadableFileProblem(out.basic_auth_password_file))
+      r.error("basic_auth_password_file", *problem);
   }
   if (!out.tls_cert_file.empty() && !out.tls_key_file.empty()) {
     if (auto problem = tlsFilesProblem(out.tls_cert_file, out.tls_key_file)) {
@@ -107,7 +108,8 @@ void readStorage(OptionReader r, StorageConfig& out) {
   if (auto list = r.raw("downsample")) {
     out.downsample.clear();
     if (!list->IsSequence()) {
-      r.error("downsample", "expected a list of {after, interval}, e.g. [{after: 2d, interval: 5m}] ([] keeps every row)");
+      r.error("downsample",
+              "expected a list of {after, interval}, e.g. [{after: 2d, interval: 5m}] ([] keeps every row)");
     } else {
       for (std::size_t i = 0; i < list->size(); ++i) {
         OptionReader tier((*list)[i], r.file(), r.path() + ".downsample[" + std::to_string(i) + "]", r.issues());
@@ -255,8 +257,8 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
     return tl::unexpected(std::move(errors));
   }
   if (!root || root.IsNull()) {
-    errors.issues.push_back(ConfigIssue{source, 0, 0, "",
-                                        "the file is empty: expected a YAML mapping with at least 'targets:'"});
+    errors.issues.push_back(
+        ConfigIssue{source, 0, 0, "", "the file is empty: expected a YAML mapping with at least 'targets:'"});
     return tl::unexpected(std::move(errors));
   }
   Config config;
@@ -275,10 +277,12 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
     config.log_level = *level;
   }
   readTargets(top.raw("targets").value_or(YAML::Node()), source, errors.issues, config.targets);
-  config.export_policy = ExportPolicy(readExportSetting(top.child("export"), false).detail.value_or(ExportDetail::kDefault));
+  config.export_policy =
+      ExportPolicy(readExportSetting(top.child("export"), false).detail.value_or(ExportDetail::kDefault));
   if (top.has("remote_write")) config.remote_write = readRemoteWriteConfig(top.child("remote_write"));
   for (const auto& t : config.targets) {
-    if (t.export_setting.detail) config.export_policy.setTarget(t.name, *t.export_setting.detail, t.export_setting.ports);
+    if (t.export_setting.detail)
+      config.export_policy.setTarget(t.name, *t.export_setting.detail, t.export_setting.ports);
   }
   // Problems are rejected up front, naming the rule; the service and reload use these as parsed.
   config.rules = parseRules(top.raw("rules").value_or(YAML::Node()), source, errors.issues);
@@ -301,7 +305,8 @@ ConfigResult loadConfigFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     ConfigErrors errors;
-    errors.issues.push_back(ConfigIssue{path.string(), 0, 0, "", "cannot read config file: " + std::string(std::strerror(errno))});
+    errors.issues.push_back(
+        ConfigIssue{path.string(), 0, 0, "", "cannot read config file: " + std::string(std::strerror(errno))});
     return tl::unexpected(std::move(errors));
   }
   std::ostringstream text;

@@ -4,6 +4,8 @@
 //
 // Value type; built on one thread, then read-only.
 
+#include <yaml-cpp/yaml.h>
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -11,8 +13,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "daemon/exporter/export_detail.hpp"
 #include "daemon/remote_write/remote_write_config.hpp"
@@ -80,7 +80,7 @@ struct TargetConfig {
   std::optional<std::chrono::milliseconds> timeout;   // overrides poll.timeout
   YAML::Node options;  // the target's mapping as written (reload fingerprints, secret-file checks)
   std::shared_ptr<const DriverConfig> driver_config;  // the driver's validate() of `options`: never null
-  ExportSetting export_setting;  // `export:` on the target: its detail level, or its listed ports'
+  ExportSetting export_setting;                       // `export:` on the target: its detail level, or its listed ports'
 };
 
 struct Config {
@@ -90,11 +90,11 @@ struct Config {
   StorageConfig storage;
   ShardConfig shard;
   std::string log_level = "info";
-  std::vector<TargetConfig> targets;     // all configured targets, before sharding
-  ExportPolicy export_policy;            // `export:` at the top and on targets: the series budget
+  std::vector<TargetConfig> targets;              // all configured targets, before sharding
+  ExportPolicy export_policy;                     // `export:` at the top and on targets: the series budget
   std::optional<RemoteWriteConfig> remote_write;  // push every poll to a remote-write receiver
-  RuleSet rules;                         // `rules:` over the defaults, parsed once at load
-  Topology topology;                     // `topology:`, parsed once at load
+  RuleSet rules;                                  // `rules:` over the defaults, parsed once at load
+  Topology topology;                              // `topology:`, parsed once at load
 
   std::vector<const TargetConfig*> targetsForThisShard() const;
 };

@@ -119,16 +119,14 @@ std::string sampleFamilyHeader(std::size_t family) {
   return head;
 }
 
-std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snapshot,
-                                            const SeriesSelection& selection) {
+std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snapshot, const SeriesSelection& selection) {
   TextSink sink(0, SIZE_MAX);
   exporter_detail::SeriesWalker<TextSink>(sink, selection).walk(snapshot);
   return sink.takeBodies();
 }
 
 void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts,
-                                 std::size_t first_family, std::size_t end_family,
-                                 const SeriesSelection& selection) {
+                                 std::size_t first_family, std::size_t end_family, const SeriesSelection& selection) {
   TextSink sink(first_family, end_family);
   exporter_detail::SeriesWalker<TextSink>(sink, selection).walk(snapshot);
   sink.finish(parts);

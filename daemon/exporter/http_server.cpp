@@ -2,17 +2,17 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <cstdio>
-#include <algorithm>
 #include <exception>
 #include <thread>
 #include <type_traits>
@@ -82,11 +82,10 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
     if (evicted_) return;  // evicted before it started
     if constexpr (kTls) {
       tcp().expires_after(site_->handshake_timeout);
-      stream_.async_handshake(asio::ssl::stream_base::server,
-                              [self = this->shared_from_this()](beast::error_code ec) {
-                                if (ec) return self->close();
-                                self->readRequest();
-                              });
+      stream_.async_handshake(asio::ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+        if (ec) return self->close();
+        self->readRequest();
+      });
     } else {
       readRequest();
     }
@@ -137,9 +136,8 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
     if (request.method() != http::verb::get && !head) {
       return answer(http::status::method_not_allowed, "Allow: GET, HEAD\r\n", keep_alive);
     }
-    if (site_->basic_auth &&
-        !basicAuthMatches(view(request[http::field::authorization]), site_->basic_auth->username,
-                          site_->basic_auth->password)) {
+    if (site_->basic_auth && !basicAuthMatches(view(request[http::field::authorization]), site_->basic_auth->username,
+                                               site_->basic_auth->password)) {
       return answer(http::status::unauthorized, "WWW-Authenticate: Basic realm=\"opticsd\"\r\n", keep_alive);
     }
     site_->limiter->busy(*ticket_);
@@ -148,14 +146,14 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
       const std::string_view full = view(request.target());
       const auto mark = full.find('?');
       routed = site_->router(HttpRequest{target, mark == std::string_view::npos ? "" : full.substr(mark + 1),
-                                         view(request[http::field::host]),
-                                         view(request[http::field::accept_encoding]), head});
+                                         view(request[http::field::host]), view(request[http::field::accept_encoding]),
+                                         head});
     } catch (const std::exception&) {
       return answer(http::status::internal_server_error, {}, false);
     }
     if (routed.status != 200 || (!routed.body && !head)) {
-      return answer(routed.status == 200 ? http::status::internal_server_error : http::int_to_status(routed.status),
-                    {}, keep_alive);
+      return answer(routed.status == 200 ? http::status::internal_server_error : http::int_to_status(routed.status), {},
+                    keep_alive);
     }
     if (head) return answerHead(routed, request.version() >= 11, keep_alive);
     stream(std::move(routed), request.version() >= 11, keep_alive);
@@ -189,9 +187,9 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
     head_ = okHead(routed, chunked, keep_alive);
     const bool keep = chunked && keep_alive;
     tcp().expires_after(site_->write_timeout);
-    asio::async_write(stream_, asio::buffer(head_), [self = this->shared_from_this(), keep](beast::error_code ec, std::size_t) {
-      self->onAnswered(ec, keep);
-    });
+    asio::async_write(
+        stream_, asio::buffer(head_),
+        [self = this->shared_from_this(), keep](beast::error_code ec, std::size_t) { self->onAnswered(ec, keep); });
   }
 
   // A 200 whose body is produced while it is sent: chunked for HTTP/1.1,
@@ -203,10 +201,11 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
     keep_alive_ = chunked && keep_alive;
     head_ = okHead(routed, chunked, keep_alive);
     tcp().expires_after(site_->write_timeout);
-    asio::async_write(stream_, asio::buffer(head_), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->onAnswered(ec, false);
-      self->sendNext();
-    });
+    asio::async_write(stream_, asio::buffer(head_),
+                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                        if (ec) return self->onAnswered(ec, false);
+                        self->sendNext();
+                      });
   }
 
   void sendNext() {
@@ -326,8 +325,8 @@ Result<tcp::endpoint> parseListen(const std::string& listen) {
 Result<std::unique_ptr<asio::ssl::context>> tlsContext(const HttpServerOptions::Tls& tls) {
   auto context = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
   context->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                       asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                       asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+                       asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1 |
+                       asio::ssl::context::single_dh_use);
   beast::error_code ec;
   context->use_certificate_chain_file(tls.cert_file, ec);
   if (ec) return fail("cannot load TLS certificate " + tls.cert_file + ": " + ec.message());

@@ -204,9 +204,7 @@ std::string MetricsExporter::renderTargetCollectables(std::string_view target) {
   return families.empty() ? std::string() : prometheus::TextSerializer().Serialize(families);
 }
 
-std::unique_ptr<HttpBodySource> MetricsExporter::scrape() {
-  return std::make_unique<Scrape>(*this, policy());
-}
+std::unique_ptr<HttpBodySource> MetricsExporter::scrape() { return std::make_unique<Scrape>(*this, policy()); }
 
 std::string MetricsExporter::render() {
   std::string body;
@@ -283,7 +281,8 @@ HttpAnswer MetricsExporter::route(const HttpRequest& request) {
       std::lock_guard lock(config_mutex_);
       served = served_;
     }
-    const std::string address = request.host.empty() ? "127.0.0.1:" + std::to_string(port()) : std::string(request.host);
+    const std::string address =
+        request.host.empty() ? "127.0.0.1:" + std::to_string(port()) : std::string(request.host);
     HttpAnswer out = answer(wholeBody({serviceDiscoveryJson(served, address)}), gzip);
     out.content_type = "application/json";
     return out;

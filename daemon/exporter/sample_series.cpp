@@ -24,8 +24,7 @@ constexpr std::array<UnitRename, 3> kUnitRenames{{
 ExportedKey exportedKey(std::string_view key) {
   for (const auto& r : kUnitRenames) {
     if (key.ends_with(r.suffix)) {
-      return {std::string(key.substr(0, key.size() - r.suffix.size())) + std::string(r.base_suffix), r.scale,
-              r.prefix};
+      return {std::string(key.substr(0, key.size() - r.suffix.size())) + std::string(r.base_suffix), r.scale, r.prefix};
     }
   }
   return {std::string(key), 1.0, {}};

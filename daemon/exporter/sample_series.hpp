@@ -68,7 +68,8 @@ enum Fixed : std::size_t {
 
 // The values the default level carries (dashboards and alert rules use them).
 inline constexpr std::array kDefaultModuleMetrics{ModuleMetric::kTemperatureCelsius, ModuleMetric::kSupplyVoltageVolts,
-                                                  ModuleMetric::kLaserTemperatureCelsius, ModuleMetric::kPreFecBerRatio};
+                                                  ModuleMetric::kLaserTemperatureCelsius,
+                                                  ModuleMetric::kPreFecBerRatio};
 inline constexpr std::array kDefaultLaneMetrics{LaneMetric::kTxBiasMilliamperes, LaneMetric::kTxPowerDbm,
                                                 LaneMetric::kRxPowerDbm, LaneMetric::kPreFecBerRatio};
 inline constexpr std::uint8_t kDataPathActivated = 4;  // CMIS data path state code

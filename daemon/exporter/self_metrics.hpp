@@ -62,7 +62,7 @@ class SelfMetrics {
     std::uint64_t write_errors_total = 0;
     std::size_t queue_length = 0;  // cycles
     double lag_seconds = 0;
-    std::uint64_t downsampled_rows_total = 0;  // old rows thinned by storage.downsample, by design
+    std::uint64_t downsampled_rows_total = 0;   // old rows thinned by storage.downsample, by design
     std::uint64_t expired_age_rows_total = 0;   // older than storage.retention
     std::uint64_t expired_size_rows_total = 0;  // the oldest, to stay under storage.max_size
   };

@@ -61,7 +61,8 @@ std::optional<PortRate> portRate(const LinkState& link, std::size_t lane_counter
 void FecBerDeriver::forget(const std::string& target, const std::string& port) { previous_.erase({target, port}); }
 
 void FecBerDeriver::forgetTarget(const std::string& target) {
-  previous_.erase(previous_.lower_bound({target, std::string()}), previous_.lower_bound({target + '\0', std::string()}));
+  previous_.erase(previous_.lower_bound({target, std::string()}),
+                  previous_.lower_bound({target + '\0', std::string()}));
 }
 
 void FecBerDeriver::apply(Sample& sample) {

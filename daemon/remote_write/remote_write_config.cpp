@@ -43,8 +43,9 @@ RemoteWriteConfig readRemoteWriteConfig(OptionReader r) {
     // requiredString said so
   } else if (const auto at = out.url.find('@'); at != std::string::npos && at < out.url.find('/', kHttps.size())) {
     // Logged as written: credentials belong in basic_auth_*, never in the url.
-    r.error("url", "user:password@ in the url is not allowed (it would be logged); use basic_auth_user and "
-                   "basic_auth_password_file");
+    r.error("url",
+            "user:password@ in the url is not allowed (it would be logged); use basic_auth_user and "
+            "basic_auth_password_file");
     out.url = "(refused)";
   } else if (!out.url.starts_with(kHttp) && !out.url.starts_with(kHttps)) {
     r.error("url", "expected http://HOST:PORT/PATH or https://HOST:PORT/PATH, got '" + out.url + "'");

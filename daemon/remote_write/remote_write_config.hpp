@@ -37,7 +37,7 @@ struct RemoteWriteConfig {
   std::string host;
   std::string port = "80";
   std::string path = "/";
-  std::string url;  // as written, for logs
+  std::string url;   // as written, for logs
   bool tls = false;  // https://
   std::string tls_ca_file, tls_cert_file, tls_key_file;
   std::string basic_auth_user;

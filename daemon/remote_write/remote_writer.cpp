@@ -1,17 +1,17 @@
 #include "daemon/remote_write/remote_writer.hpp"
 
+#include <openssl/evp.h>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <optional>
 #include <set>
 #include <string_view>
-
-#include <openssl/evp.h>
 
 #include "daemon/remote_write/remote_write_tls.hpp"
 
@@ -49,7 +49,8 @@ std::string base64(const std::string& text) {
 
 // The Authorization header's value; empty without auth. Never logged.
 std::string authorization(const RemoteWriteConfig& config) {
-  if (!config.basic_auth_user.empty()) return "Basic " + base64(config.basic_auth_user + ":" + config.basic_auth_password);
+  if (!config.basic_auth_user.empty())
+    return "Basic " + base64(config.basic_auth_user + ":" + config.basic_auth_password);
   if (!config.bearer_token.empty()) return "Bearer " + config.bearer_token;
   return {};
 }
@@ -168,8 +169,8 @@ void RemoteWriter::enqueue(EncodedWrite write) {
     }
     queued_samples_ += write.samples;
     queued_.Set(static_cast<double>(queued_samples_));
-    queue_.push_back(
-        {std::make_shared<const std::string>(std::move(write.body)), write.samples, next_id_++, std::move(write.target)});
+    queue_.push_back({std::make_shared<const std::string>(std::move(write.body)), write.samples, next_id_++,
+                      std::move(write.target)});
   }
   wake_.notify_one();
 }

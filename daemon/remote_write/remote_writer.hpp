@@ -76,8 +76,8 @@ class RemoteWriter {
     std::shared_ptr<const std::string> body;  // shared with the sender while in flight
     std::uint64_t samples = 0;
     std::uint64_t id = 0;
-    std::string target;       // "" for opticsd's own metrics
-    bool in_flight = false;   // a sender is posting it: never dropped by a full queue
+    std::string target;      // "" for opticsd's own metrics
+    bool in_flight = false;  // a sender is posting it: never dropped by a full queue
   };
   // The oldest request no sender holds and whose target has none in flight
   // (so one target's polls arrive in order: Prometheus refuses out-of-order samples).
@@ -102,7 +102,7 @@ class RemoteWriter {
   std::weak_ptr<const TargetCollectable> target_source_;
   std::chrono::steady_clock::time_point next_self_{};  // the first push also sends them
 
-  const std::string authorization_;          // the header's value; empty without auth; never logged
+  const std::string authorization_;                       // the header's value; empty without auth; never logged
   std::vector<std::unique_ptr<Connection>> connections_;  // one per sender thread
   std::vector<std::thread> senders_;                      // last: started when the rest is ready
 };

@@ -65,9 +65,15 @@ void addFamily(remote_write::WriteRequest& request, const prometheus::MetricFami
       addSeries(request, labels, external, value, timestamp_ms);
     };
     switch (family.type) {
-      case prometheus::MetricType::Counter: add("", metric.counter.value); break;
-      case prometheus::MetricType::Gauge: add("", metric.gauge.value); break;
-      case prometheus::MetricType::Untyped: add("", metric.untyped.value); break;
+      case prometheus::MetricType::Counter:
+        add("", metric.counter.value);
+        break;
+      case prometheus::MetricType::Gauge:
+        add("", metric.gauge.value);
+        break;
+      case prometheus::MetricType::Untyped:
+        add("", metric.untyped.value);
+        break;
       case prometheus::MetricType::Summary:
         for (const auto& q : metric.summary.quantile) add("", q.value, "quantile", number(q.quantile));
         add("_sum", metric.summary.sample_sum);

@@ -4,10 +4,14 @@ namespace opticsd {
 
 std::string_view toString(Severity severity) {
   switch (severity) {
-    case Severity::kNone: return "none";
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kCritical: return "critical";
+    case Severity::kNone:
+      return "none";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kCritical:
+      return "critical";
   }
   return "none";
 }

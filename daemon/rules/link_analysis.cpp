@@ -4,10 +4,14 @@ namespace opticsd {
 
 std::string_view toString(LinkVerdict verdict) {
   switch (verdict) {
-    case LinkVerdict::kHealthy: return "healthy";
-    case LinkVerdict::kPathLoss: return "fibre or connector loss";
-    case LinkVerdict::kFarEndTxLow: return "far-end transmitter weak";
-    case LinkVerdict::kNearEndRxHigh: return "receiver reads more light than the far end sends";
+    case LinkVerdict::kHealthy:
+      return "healthy";
+    case LinkVerdict::kPathLoss:
+      return "fibre or connector loss";
+    case LinkVerdict::kFarEndTxLow:
+      return "far-end transmitter weak";
+    case LinkVerdict::kNearEndRxHigh:
+      return "receiver reads more light than the far end sends";
   }
   return "healthy";
 }

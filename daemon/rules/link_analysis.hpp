@@ -13,8 +13,8 @@ enum class LinkVerdict { kHealthy, kPathLoss, kFarEndTxLow, kNearEndRxHigh };
 std::string_view toString(LinkVerdict verdict);
 
 struct LinkEnds {
-  double far_tx_dbm = 0;            // the far end's transmitter, on the lane that reaches us
-  double near_rx_dbm = 0;           // what our receiver sees on that lane
+  double far_tx_dbm = 0;                 // the far end's transmitter, on the lane that reaches us
+  double near_rx_dbm = 0;                // what our receiver sees on that lane
   std::optional<double> far_tx_low_dbm;  // the far module's own low-warning Tx limit, if advertised
 };
 

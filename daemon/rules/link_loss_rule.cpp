@@ -56,21 +56,24 @@ std::string describeLinkLoss(const Outcome& o, const ModuleRuleState& near) {
     case LinkVerdict::kFarEndTxLow: {
       const double low = o.peer->tx_low_warning.value_or(kDefaultTxLowDbm);
       d += ": far-end transmitter weak, module " + o.peer->target + ":" + o.peer->port + " sends " +
-           formatNumber(far_tx, low) + " dBm, below its low warning " + formatLimit(low) +
-           " dBm; the path to " + here + " is normal";
+           formatNumber(far_tx, low) + " dBm, below its low warning " + formatLimit(low) + " dBm; the path to " + here +
+           " is normal";
       break;
     }
     case LinkVerdict::kNearEndRxHigh:
       d += ": " + std::string(toString(o.verdict)) + ", " + far + " -> " + here;
       break;
-    case LinkVerdict::kHealthy: d += ": " + far + " -> " + here; break;
+    case LinkVerdict::kHealthy:
+      d += ": " + far + " -> " + here;
+      break;
   }
   return d;
 }
 
 extern const RuleType kLinkLossRule{
     .name = "link_loss",
-    .evaluate = [](const RuleInput& in, const ResolvedRule& r) { return evaluateLinkLoss(in, r, in.peers.peerOf(in.st)); },
+    .evaluate = [](const RuleInput& in,
+                   const ResolvedRule& r) { return evaluateLinkLoss(in, r, in.peers.peerOf(in.st)); },
     .detail = describeLinkLoss,
     .closeness = [](const ResolvedRule&, bool critical) { return critical ? 0.7 : 0.5; },
 };

@@ -125,8 +125,8 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
     }
     for (; look != 0; look &= look - 1) {
       const auto m = static_cast<std::size_t>(std::countr_zero(look));
-      check(lane.flags[m], s.lane_thresholds[m], lane.values[static_cast<LaneMetric>(m)],
-            kLaneMetricInfo[m].key.data(), lane.number, o);
+      check(lane.flags[m], s.lane_thresholds[m], lane.values[static_cast<LaneMetric>(m)], kLaneMetricInfo[m].key.data(),
+            lane.number, o);
     }
   }
   // The rule's severity is a ceiling, except the default (warning) which caps nothing.

@@ -56,8 +56,8 @@ struct ModuleRuleState {
   // dBm per lane, learned with the bias baseline; NaN: none (dark or absent while learned).
   std::array<float, kMaxLanes> rx_baseline{};
   std::array<float, kMaxLanes> tx_baseline{};
-  std::array<float, kMaxLanes> last_tx{};   // dBm per lane; NaN: unknown or dark
-  std::optional<double> tx_low_warning;     // the module's own, for the far end's link analysis
+  std::array<float, kMaxLanes> last_tx{};  // dBm per lane; NaN: unknown or dark
+  std::optional<double> tx_low_warning;    // the module's own, for the far end's link analysis
 
   // The far end of the link, looked up again when the topology or the set of modules changes.
   const ModuleRuleState* peer = nullptr;

@@ -54,7 +54,8 @@ void readMatch(OptionReader r, RuleMatch& m, const std::set<std::string>& groups
   m.ports = r.stringList("port");
   m.port_groups = r.stringList("port_group");
   for (const auto& g : m.port_groups) {
-    if (!groups.contains(g)) r.error("port_group", "unknown port group '" + g + "' (define it under rules.port_groups)");
+    if (!groups.contains(g))
+      r.error("port_group", "unknown port group '" + g + "' (define it under rules.port_groups)");
   }
   if (auto v = r.optionalString("modulation")) {
     if (*v == "nrz") {
@@ -96,7 +97,8 @@ void checkParams(OptionReader& r, const RuleSpec& spec, const RuleParams& p, std
 void resolveMetric(OptionReader& r, RuleSpec& spec) {
   const RuleType& type = *spec.type;
   if (type.metric == RuleMetric::kNone) {
-    if (!spec.metric.empty()) r.error("metric", "rule '" + spec.name + "' (" + std::string(type.name) + ") takes no metric");
+    if (!spec.metric.empty())
+      r.error("metric", "rule '" + spec.name + "' (" + std::string(type.name) + ") takes no metric");
     return;
   }
   if (spec.metric.empty()) {
@@ -122,13 +124,14 @@ void resolveMetric(OptionReader& r, RuleSpec& spec) {
     std::string known;
     for (const auto& m : kModuleMetricInfo) known += (known.empty() ? "" : ", ") + std::string(m.key);
     for (const auto& m : kLaneMetricInfo) known += ", " + std::string(m.key);
-    r.error("metric", "rule '" + spec.name + "': unknown metric '" + spec.metric + "' (expected one of: " + known + ")");
+    r.error("metric",
+            "rule '" + spec.name + "': unknown metric '" + spec.metric + "' (expected one of: " + known + ")");
   }
 }
 
 // Reads one entry of a rules list into `set`, merging into a rule of the same name.
-void readRule(const YAML::Node& node, const std::string& file, const std::string& path, std::vector<ConfigIssue>& issues,
-              const std::set<std::string>& groups, RuleSet& set) {
+void readRule(const YAML::Node& node, const std::string& file, const std::string& path,
+              std::vector<ConfigIssue>& issues, const std::set<std::string>& groups, RuleSet& set) {
   std::string name;
   if (node.IsMap() && node["name"] && node["name"].IsScalar()) name = node["name"].Scalar();
   OptionReader r(node, file, path + (name.empty() ? "" : " '" + name + "'"), issues);

@@ -18,14 +18,14 @@
 // Every problem is a ConfigIssue whose key names the rule ("rules.rules[2] 'pre_fec_ber'.warn_above").
 // Value types; built once per config load, then read-only.
 
+#include <yaml-cpp/yaml.h>
+
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "daemon/rules/finding.hpp"
 #include "drivers/measurement.hpp"
@@ -106,7 +106,7 @@ struct RuleOverride {
 struct RuleSpec {
   std::string name;
   const RuleType* type = nullptr;  // set for every rule of a parsed set
-  std::string metric;  // catalogue key (module, lane or both)
+  std::string metric;              // catalogue key (module, lane or both)
   std::optional<ModuleMetric> module_metric;
   std::optional<LaneMetric> lane_metric;
   RuleParamsPatch base;

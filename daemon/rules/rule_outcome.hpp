@@ -23,10 +23,10 @@ struct Outcome {
   LinkVerdict verdict = LinkVerdict::kHealthy;
   double value = 0;
   double limit = 0;
-  const char* what = "";        // the metric or signal behind the value
-  const char* unit = nullptr;   // nullptr: from the metric key's suffix ("_dbm" -> " dBm")
-  const char* limit_name = "";  // names a limit that is not the rule's own level: "the module's low alarm"
-  const char* note = "";        // appended after ": "
+  const char* what = "";                  // the metric or signal behind the value
+  const char* unit = nullptr;             // nullptr: from the metric key's suffix ("_dbm" -> " dBm")
+  const char* limit_name = "";            // names a limit that is not the rule's own level: "the module's low alarm"
+  const char* note = "";                  // appended after ": "
   const ModuleRuleState* peer = nullptr;  // link_loss: the far end (valid during the poll only)
 
   void setLevel(const Level& l) {

@@ -18,8 +18,8 @@ namespace opticsd {
 struct ResolvedRule {
   const RuleSpec* spec = nullptr;
   RuleParams p;
-  std::uint16_t slot = 0;  // first hysteresis slot; per-lane rules own kMaxLanes of them
-  std::int8_t trend = -1;  // trend window index, for trend rules
+  std::uint16_t slot = 0;       // first hysteresis slot; per-lane rules own kMaxLanes of them
+  std::int8_t trend = -1;       // trend window index, for trend rules
   std::int8_t lane_trend = -1;  // block of per-lane windows, for rules judging each lane against its own past
   bool per_lane = false;
   const char* unit = "";  // of the rule's metric, for its findings' text
@@ -38,7 +38,7 @@ struct RuleProfile {
   std::uint16_t slots = 0;
   std::uint8_t trends = 0;
   std::uint8_t lane_trends = 0;  // per-lane window blocks (one window per lane each)
-  int ber_rule = -1;  // the pre-FEC BER threshold: exported levels and the FEC limit
+  int ber_rule = -1;             // the pre-FEC BER threshold: exported levels and the FEC limit
   int ber_trend = -1, rx_trend = -1, temp_trend = -1;
   std::int64_t ber_window = 0, rx_window = 0, temp_window = 0;
   std::optional<double> rx_alarm, temp_alarm;

@@ -1,10 +1,10 @@
 #include "daemon/rules/rules_engine.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
-
-#include <spdlog/spdlog.h>
 
 #include "daemon/log/log.hpp"
 #include "daemon/rules/bias_drift_rule.hpp"
@@ -20,7 +20,7 @@ struct RulesEngine::TargetState {
   std::vector<std::unique_ptr<ModuleRuleState>> modules;
   bool dirty = true;
   std::optional<double> common_temp_slope;  // median over the modules, from the previous poll
-  std::uint64_t published_topology = 0;  // Topology::generation() the view was built with
+  std::uint64_t published_topology = 0;     // Topology::generation() the view was built with
 };
 
 struct RulesEngine::Impl final : LinkPeers {
@@ -79,9 +79,12 @@ bool bouncingActive(const ModuleRuleState& st, const RuleProfile& prof) {
 // Rules that read a lane's light, which a bouncing link takes away for a poll.
 bool judgesLaneLight(const ResolvedRule& r) {
   switch (r.spec->type->lane_light) {
-    case LaneLight::kYes: return true;
-    case LaneLight::kWhenLaneMetric: return r.spec->lane_metric.has_value();
-    case LaneLight::kNo: break;
+    case LaneLight::kYes:
+      return true;
+    case LaneLight::kWhenLaneMetric:
+      return r.spec->lane_metric.has_value();
+    case LaneLight::kNo:
+      break;
   }
   return false;
 }
@@ -139,8 +142,8 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
 }
 
 int RulesEngine::Impl::resolve(const ModuleRuleState& st, const Sample& s) {
-  const PortFacts facts{st.target, st.port, s.identity.media, s.identity.form_factor, s.identity.modulation, st.fec,
-                        st.speed};
+  const PortFacts facts{st.target, st.port, s.identity.media, s.identity.form_factor, s.identity.modulation,
+                        st.fec,    st.speed};
   std::string key = profileKey(rules, facts);
   if (auto it = profile_by_key.find(key); it != profile_by_key.end()) return it->second;
   profiles.push_back(buildProfile(rules, key));
@@ -165,7 +168,8 @@ void RulesEngine::Impl::adopt(ModuleRuleState& st) {
       continue;
     }
     const auto slot = static_cast<std::uint16_t>(rule->slot + (rule->per_lane ? f.lane - 1 : 0));
-    const bool duplicate = std::any_of(st.active.begin(), st.active.end(), [&](const auto& a) { return a.slot == slot; });
+    const bool duplicate =
+        std::any_of(st.active.begin(), st.active.end(), [&](const auto& a) { return a.slot == slot; });
     if (duplicate) continue;
     if (st.slots[slot].idle()) ++st.busy_slots;
     st.slots[slot].active = f.severity;
@@ -264,7 +268,7 @@ void RulesEngine::Impl::update(ModuleRuleState& st, const ResolvedRule& r, std::
 // ones clear (clear_after); a clean poll resets the breach count and a
 // breaching one the clean count. A worse severity escalates in place.
 void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
-                               std::int64_t now, bool& dirty) {
+                                   std::int64_t now, bool& dirty) {
   Hysteresis& h = st.slots[slot];
   if (o.severity != Severity::kNone) {
     h.clean = 0;
@@ -281,9 +285,9 @@ void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, s
         a.finding.severity = o.severity;
         if (o.has_value) a.finding.value = o.value;
         a.finding.detail = detailOf(r, o, st);
-        spdlog::warn("finding escalated target={} port={} lane={} rule={} severity={} detail={}",
-                     logValue(st.target), logValue(st.port), a.finding.lane, logValue(r.spec->name),
-                     toString(o.severity), logValue(a.finding.detail));
+        spdlog::warn("finding escalated target={} port={} lane={} rule={} severity={} detail={}", logValue(st.target),
+                     logValue(st.port), a.finding.lane, logValue(r.spec->name), toString(o.severity),
+                     logValue(a.finding.detail));
         if (sink) sink->record(a.finding);
       }
       dirty = true;

@@ -68,16 +68,19 @@ std::vector<prometheus::MetricFamily> RulesView::render(const Views& targets) {
     for (const auto& p : view->ports) {
       const std::string port = sanitizeLabelValue(p.port);
       score.metric.push_back(gauge({{"target", target}, {"port", port}}, p.score));
-      if (p.ber_warning) ber.metric.push_back(gauge({{"target", target}, {"port", port}, {"severity", "warning"}}, *p.ber_warning));
+      if (p.ber_warning)
+        ber.metric.push_back(gauge({{"target", target}, {"port", port}, {"severity", "warning"}}, *p.ber_warning));
       if (p.ber_critical) {
         ber.metric.push_back(gauge({{"target", target}, {"port", port}, {"severity", "critical"}}, *p.ber_critical));
       }
       if (!p.endpoint.empty()) {
         std::vector<prometheus::ClientMetric::Label> labels{{"target", target}, {"port", port}};
-        const std::pair<const char*, const std::string*> fields[] = {
-            {"host", &p.endpoint.host},         {"nic", &p.endpoint.nic},
-            {"gpu", &p.endpoint.gpu},           {"rail", &p.endpoint.rail},
-            {"peer_target", &p.endpoint.peer_target}, {"peer_port", &p.endpoint.peer_port}};
+        const std::pair<const char*, const std::string*> fields[] = {{"host", &p.endpoint.host},
+                                                                     {"nic", &p.endpoint.nic},
+                                                                     {"gpu", &p.endpoint.gpu},
+                                                                     {"rail", &p.endpoint.rail},
+                                                                     {"peer_target", &p.endpoint.peer_target},
+                                                                     {"peer_port", &p.endpoint.peer_port}};
         for (const auto& [name, value] : fields) {
           if (!value->empty()) labels.push_back({name, sanitizeLabelValue(*value)});
         }

@@ -13,6 +13,9 @@
 // Collect() runs on scrape threads. A mutex guards only the pointer swap and
 // the copy of the shared_ptrs; rendering works on immutable views.
 
+#include <prometheus/collectable.h>
+#include <prometheus/metric_family.h>
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,9 +23,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <prometheus/collectable.h>
-#include <prometheus/metric_family.h>
 
 #include "daemon/exporter/target_collectable.hpp"
 #include "daemon/rules/finding.hpp"

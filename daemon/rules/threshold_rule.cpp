@@ -99,10 +99,11 @@ extern const RuleType kThresholdRule{
     .evaluate = evaluateThreshold,
     .take_roles = thresholdRoles,
     // Pre-FEC BER past its level is nearer to costing packets than other values past theirs.
-    .closeness = [](const ResolvedRule& r, bool critical) {
-      if (r.spec->metric == "pre_fec_ber_ratio") return critical ? 0.8 : 0.5;
-      return critical ? kDefaultCriticalCloseness : kDefaultWarningCloseness;
-    },
+    .closeness =
+        [](const ResolvedRule& r, bool critical) {
+          if (r.spec->metric == "pre_fec_ber_ratio") return critical ? 0.8 : 0.5;
+          return critical ? kDefaultCriticalCloseness : kDefaultWarningCloseness;
+        },
 };
 
 }  // namespace opticsd

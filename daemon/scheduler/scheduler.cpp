@@ -65,10 +65,9 @@ std::vector<std::string> Scheduler::setTargets(std::vector<TargetPlan> plans) {
   round_remaining_ += options_.single_round ? added.size() : 0;
   for (auto& state : added) {
     // Spread first polls over the interval; poll-once wants them all now.
-    const auto first = options_.single_round
-                           ? std::chrono::milliseconds(0)
-                           : std::chrono::milliseconds(static_cast<std::int64_t>(
-                                 unit() * static_cast<double>(state->plan.interval.count())));
+    const auto first = options_.single_round ? std::chrono::milliseconds(0)
+                                             : std::chrono::milliseconds(static_cast<std::int64_t>(
+                                                   unit() * static_cast<double>(state->plan.interval.count())));
     schedule(state, first);
   }
   return removed;

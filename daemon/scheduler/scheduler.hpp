@@ -12,6 +12,7 @@
 // thread. A slow or dead target never delays another one because drivers
 // never block that thread.
 
+#include <boost/asio/io_context.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -21,8 +22,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
 
 #include "drivers/driver.hpp"
 
@@ -43,7 +42,7 @@ struct PollReport {
   PollResult result;
   std::int64_t started_ms = 0;  // UNIX ms
   double seconds = 0;
-  bool ok = false;         // false: timed out, or errors and no samples
+  bool ok = false;  // false: timed out, or errors and no samples
   bool timed_out = false;
   std::uint32_t consecutive_failures = 0;
   std::chrono::milliseconds next_delay{0};

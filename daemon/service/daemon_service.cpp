@@ -1,6 +1,7 @@
 #include "daemon/service/daemon_service.hpp"
 
 #include <malloc.h>
+#include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <systemd/sd-daemon.h>
@@ -15,21 +16,19 @@
 #include <set>
 #include <sstream>
 
-#include <spdlog/spdlog.h>
-
 #include "daemon/config/config.hpp"
 #include "daemon/config/listen_address.hpp"
 #include "daemon/exporter/metrics_exporter.hpp"
-#include "daemon/remote_write/remote_writer.hpp"
-#include "drivers/options/secret_source.hpp"
 #include "daemon/log/log.hpp"
 #include "daemon/pipeline/pipeline.hpp"
+#include "daemon/remote_write/remote_writer.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "daemon/scheduler/scheduler.hpp"
 #include "daemon/service/poll_progress.hpp"
 #include "daemon/service/target_plans.hpp"
 #include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
+#include "drivers/options/secret_source.hpp"
 #include "drivers/registry.hpp"
 
 namespace opticsd {
@@ -162,7 +161,7 @@ class DaemonService {
 
     boost::asio::signal_set signals(io_, SIGINT, SIGTERM, SIGHUP);
     std::function<void(const boost::system::error_code&, int)> on_signal = [&](const boost::system::error_code& ec,
-                                                                              int signal) {
+                                                                               int signal) {
       if (ec) return;
       if (signal == SIGHUP) {
         reload();
@@ -230,7 +229,8 @@ class DaemonService {
     pipeline_->addNeighborStage([this](const std::string& target, const std::vector<LinkNeighbor>& neighbors) {
       rules_->setNeighbors(target, neighbors);
     });
-    pipeline_->addStage([this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
+    pipeline_->addStage(
+        [this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
   }
 
   // Every poll also goes to the remote-write receiver, if one is configured
@@ -279,10 +279,9 @@ class DaemonService {
 
   void announce() {
     const std::string where = config_.storage.enabled && store_ ? config_.storage.path.string() : "(disabled)";
-    std::printf("opticsd %s: polling %zu targets from %s\n  metrics: %s://%s/metrics\n  history: %s\n",
-                OPTICSD_VERSION, scheduler_->targetCount(), config_.source.c_str(),
-                config_.listen.tls_cert_file.empty() ? "http" : "https", boundAddress().c_str(),
-                where.c_str());
+    std::printf("opticsd %s: polling %zu targets from %s\n  metrics: %s://%s/metrics\n  history: %s\n", OPTICSD_VERSION,
+                scheduler_->targetCount(), config_.source.c_str(),
+                config_.listen.tls_cert_file.empty() ? "http" : "https", boundAddress().c_str(), where.c_str());
     std::fflush(stdout);
     spdlog::info("started config={} targets={} listen={} history={}", logValue(config_.source),
                  scheduler_->targetCount(), boundAddress(), logValue(where));
@@ -337,7 +336,10 @@ class DaemonService {
     }
     std::ostringstream status;
     status << "STATUS=polling " << scheduler_->targetCount() << " targets, " << pipeline_->cycles()
-           << " polls done; history " << (!store_ ? "disabled" : store_->stats().failing ? "failing" : "ok");
+           << " polls done; history "
+           << (!store_                   ? "disabled"
+               : store_->stats().failing ? "failing"
+                                         : "ok");
     // The loop runs (this timer fired); the watchdog also wants polls completing.
     const auto now = PollProgress::Clock::now();
     progress_.observe(pipeline_->cycles(), scheduler_->targetCount(), now);

@@ -19,8 +19,7 @@ class PollProgress {
   // Longest time a healthy daemon can go without a completed poll: two of the
   // longest waits between polls of one target, plus one poll timeout, plus a minute.
   static std::chrono::milliseconds limitFor(std::chrono::milliseconds longest_interval,
-                                            std::chrono::milliseconds max_backoff,
-                                            std::chrono::milliseconds timeout) {
+                                            std::chrono::milliseconds max_backoff, std::chrono::milliseconds timeout) {
     return 2 * std::max(longest_interval, max_backoff) + timeout + std::chrono::minutes(1);
   }
 

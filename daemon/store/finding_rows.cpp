@@ -140,7 +140,8 @@ Result<std::vector<BiasBaseline>> readBiasBaselines(SqliteDb& db) {
     auto& lanes = out.back().lanes_ma;
     if (lanes.size() < static_cast<std::size_t>(lane)) lanes.resize(static_cast<std::size_t>(lane), 0.0);
     lanes[static_cast<std::size_t>(lane - 1)] = st->columnDouble(4).value_or(0);
-    for (auto [column, power] : {std::pair{6, &BiasBaseline::lanes_rx_dbm}, std::pair{7, &BiasBaseline::lanes_tx_dbm}}) {
+    for (auto [column, power] :
+         {std::pair{6, &BiasBaseline::lanes_rx_dbm}, std::pair{7, &BiasBaseline::lanes_tx_dbm}}) {
       auto& v = out.back().*power;
       if (v.size() < static_cast<std::size_t>(lane)) v.resize(static_cast<std::size_t>(lane));
       v[static_cast<std::size_t>(lane - 1)] = st->columnDouble(column);

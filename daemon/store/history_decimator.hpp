@@ -33,9 +33,9 @@ class HistoryDecimator {
 
  private:
   struct Seen {
-    std::int64_t kept_ms = 0;     // timestamp of the last sample kept
-    std::int64_t seen_ms = 0;     // timestamp of the last sample seen
-    std::uint64_t state = 0;      // stateSignature() of the last sample seen
+    std::int64_t kept_ms = 0;  // timestamp of the last sample kept
+    std::int64_t seen_ms = 0;  // timestamp of the last sample seen
+    std::uint64_t state = 0;   // stateSignature() of the last sample seen
   };
   bool keep(const Sample& sample);
   void forgetIdle(std::int64_t now_ms);

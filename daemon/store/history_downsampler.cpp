@@ -49,9 +49,7 @@ Result<void> HistoryDownsampler::saveProgress(SqliteDb& db, const std::string& n
   return {};
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 HistoryDownsampler::HistoryDownsampler(std::vector<DownsampleTier> tiers)
     : tiers_(std::move(tiers)), progress_(tiers_.size()) {}

@@ -117,8 +117,7 @@ ColumnIndex indexByCode(const MetricCodes& codes, const std::vector<std::string>
   ColumnIndex index;
   for (const auto& c : selected) {
     const auto at = static_cast<std::size_t>(
-        std::find_if(columns.begin(), columns.end(), [&](const auto& col) { return col.name == c; }) -
-        columns.begin());
+        std::find_if(columns.begin(), columns.end(), [&](const auto& col) { return col.name == c; }) - columns.begin());
     if (auto code = codes.code(c); code != 0) index[code] = at;
   }
   return index;
@@ -208,8 +207,8 @@ Result<void> readRows(SqliteDb& db, std::int64_t module_id, const HistoryFilter&
     const std::int64_t ts = *stmt->columnInt(0);
     const bool heartbeat = stmt->columnInt(1) == static_cast<std::int64_t>(RowKind::kHeartbeat);
     const auto* blob = static_cast<const char*>(sqlite3_column_blob(stmt->get(), 2));
-    auto values = unpack(std::string_view(blob == nullptr ? "" : blob,
-                                          static_cast<std::size_t>(sqlite3_column_bytes(stmt->get(), 2))));
+    auto values = unpack(
+        std::string_view(blob == nullptr ? "" : blob, static_cast<std::size_t>(sqlite3_column_bytes(stmt->get(), 2))));
     if (!values) {
       return fail("history of " + filter.target + " " + filter.port + " at " + std::to_string(ts) + ": " +
                   values.error().message);

@@ -6,11 +6,9 @@
 namespace opticsd {
 namespace {
 
-
 bool hasIdentity(const ModuleIdentity& id) {
   return !id.vendor.empty() || !id.part_number.empty() || !id.serial.empty() || !id.media.empty();
 }
-
 
 Result<void> run(SqliteDb& db, SqliteStatement& st, std::string_view what) {
   const int rc = st.step();

@@ -301,8 +301,8 @@ void SqliteStore::runRetention() {
   // Up to 50 steps a call (50,000 modules at the default), each its own
   // transaction so that write batches interleave with a long pass.
   for (int i = 0; i < 50 && options_.retention.count() > 0; ++i) {
-    auto step = retention_.expireOlderThan(c.db, nowMs() - options_.retention.count(),
-                                           options_.retention_modules_per_step);
+    auto step =
+        retention_.expireOlderThan(c.db, nowMs() - options_.retention.count(), options_.retention_modules_per_step);
     if (!step) {
       error = step.error().message;
       break;

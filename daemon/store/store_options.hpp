@@ -31,12 +31,12 @@ struct DeadbandOptions {
   // 20 minutes: 14 days of 64,000 sim modules polled every 30 s measured at
   // 16 GiB (10 minutes: 31 GiB), README History.
   std::chrono::milliseconds heartbeat{std::chrono::minutes(20)};
-  double power_db = 0.2;          // _dbm, _decibels
-  double temperature_c = 0.5;     // _celsius
-  double voltage_v = 0.02;        // _volts
-  double relative = 0.02;         // bias and units without their own: 2 % of the last stored value
-  double ber_decades = 0.3;       // BER and frame-error ratios
-  double percent_points = 1.0;    // _percent
+  double power_db = 0.2;        // _dbm, _decibels
+  double temperature_c = 0.5;   // _celsius
+  double voltage_v = 0.02;      // _volts
+  double relative = 0.02;       // bias and units without their own: 2 % of the last stored value
+  double ber_decades = 0.3;     // BER and frame-error ratios
+  double percent_points = 1.0;  // _percent
   // Polls kept at full resolution before and after a finding is raised or cleared.
   std::size_t finding_context_rows = 2;
   bool operator==(const DeadbandOptions&) const = default;
@@ -84,15 +84,15 @@ struct StoreStats {
   std::uint64_t dropped_cycles_total = 0;
   std::uint64_t dropped_samples_total = 0;
   std::uint64_t dropped_finding_events_total = 0;  // findings/suspects/baselines lost to a long failure
-  std::uint64_t decimated_samples_total = 0;  // left out by the sample interval, by design
-  std::uint64_t write_errors_total = 0;  // failed transaction attempts
-  std::uint64_t reopens_total = 0;       // connection re-created after a failure or a replaced file
-  std::uint64_t stored_rows_total = 0;  // module_history rows written (samples less the deadband)
+  std::uint64_t decimated_samples_total = 0;       // left out by the sample interval, by design
+  std::uint64_t write_errors_total = 0;            // failed transaction attempts
+  std::uint64_t reopens_total = 0;                 // connection re-created after a failure or a replaced file
+  std::uint64_t stored_rows_total = 0;             // module_history rows written (samples less the deadband)
   std::uint64_t retention_deleted_rows_total = 0;  // expired by age (storage.retention)
   std::uint64_t expired_rows_size_total = 0;       // oldest rows expired to stay under max_size_bytes
-  std::uint64_t downsampled_rows_total = 0;  // old rows removed by the downsample tiers
-  bool failing = false;    // the last attempt failed
-  std::string last_error;  // empty until the first failure
+  std::uint64_t downsampled_rows_total = 0;        // old rows removed by the downsample tiers
+  bool failing = false;                            // the last attempt failed
+  std::string last_error;                          // empty until the first failure
   std::optional<std::int64_t> last_error_ms;
   std::optional<std::int64_t> last_write_ms;  // last committed batch, UNIX ms
   double lag_seconds = 0;                     // age of the oldest cycle not yet written

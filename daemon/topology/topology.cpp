@@ -205,7 +205,8 @@ Topology parseTopology(const YAML::Node& node, const std::string& file, std::vec
           readLinks(loaded, p.string(), "links", issues, out);
         }
       } catch (const YAML::ParserException& e) {
-        issues.push_back(ConfigIssue{p.string(), e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg});
+        issues.push_back(
+            ConfigIssue{p.string(), e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg});
       }
     }
   }

@@ -18,6 +18,8 @@
 // Not thread-safe: built at config load, then used and updated (LLDP) on the
 // polling thread only.
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -25,8 +27,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "drivers/driver.hpp"
 #include "drivers/options/option_reader.hpp"

@@ -13,39 +13,39 @@ namespace opticsd::eeprom {
 namespace {
 
 // CMIS 5.2 lower memory (bytes 0-127), by field name.
-constexpr std::size_t kRevision = 1;          // CmisRevision: major bits 7-4, minor bits 3-0
-constexpr std::size_t kMemoryModel = 2;       // bit 7 MemoryModel: 1 = flat memory
-constexpr std::size_t kModuleFlags = 9;       // temp HA/LA/HW/LW bits 0-3, Vcc bits 4-7 (latched)
-constexpr std::size_t kAuxFlags = 10;         // Aux1 bits 0-3, Aux2 bits 4-7; byte 11 bits 0-3 Aux3
-constexpr std::size_t kAuxMonitors = 18;      // Aux1MonValue 18-19, Aux2 20-21, Aux3 22-23 (S16)
-constexpr std::size_t kTemperature = 14;      // TempMonValue, 14-15, S16 1/256 degC
-constexpr std::size_t kVcc = 16;              // VccMonValue, 16-17, 100 uV
-constexpr std::size_t kFirmware = 39;         // ModuleActiveFirmwareMajor/MinorRevision, 39-40
-constexpr std::size_t kMediaType = 85;        // MediaType: selects the media interface ID table
+constexpr std::size_t kRevision = 1;      // CmisRevision: major bits 7-4, minor bits 3-0
+constexpr std::size_t kMemoryModel = 2;   // bit 7 MemoryModel: 1 = flat memory
+constexpr std::size_t kModuleFlags = 9;   // temp HA/LA/HW/LW bits 0-3, Vcc bits 4-7 (latched)
+constexpr std::size_t kAuxFlags = 10;     // Aux1 bits 0-3, Aux2 bits 4-7; byte 11 bits 0-3 Aux3
+constexpr std::size_t kAuxMonitors = 18;  // Aux1MonValue 18-19, Aux2 20-21, Aux3 22-23 (S16)
+constexpr std::size_t kTemperature = 14;  // TempMonValue, 14-15, S16 1/256 degC
+constexpr std::size_t kVcc = 16;          // VccMonValue, 16-17, 100 uV
+constexpr std::size_t kFirmware = 39;     // ModuleActiveFirmwareMajor/MinorRevision, 39-40
+constexpr std::size_t kMediaType = 85;    // MediaType: selects the media interface ID table
 
 // CMIS 5.2 page 00h (bytes 128-255).
-constexpr std::size_t kVendorName = 129;      // 129-144
-constexpr std::size_t kVendorOui = 145;       // 145-147
-constexpr std::size_t kVendorPn = 148;        // 148-163
-constexpr std::size_t kVendorRev = 164;       // 164-165
-constexpr std::size_t kVendorSn = 166;        // 166-181
-constexpr std::size_t kDateCode = 182;        // 182-189 YYMMDDLL
-constexpr std::size_t kPowerClass = 200;      // bits 7-5: power class - 1
-constexpr std::size_t kMaxPower = 201;        // 0.25 W units
-constexpr std::size_t kCableLength = 202;     // bits 7-6 multiplier (0.1/1/10/100 m), bits 5-0 base
-constexpr std::size_t kConnector = 203;       // SFF-8024 Table 4-3
-constexpr std::size_t kMediaTech = 212;       // MediaInterfaceTechnology: < 0x0A optical, 0x0A-0x0F copper
+constexpr std::size_t kVendorName = 129;   // 129-144
+constexpr std::size_t kVendorOui = 145;    // 145-147
+constexpr std::size_t kVendorPn = 148;     // 148-163
+constexpr std::size_t kVendorRev = 164;    // 164-165
+constexpr std::size_t kVendorSn = 166;     // 166-181
+constexpr std::size_t kDateCode = 182;     // 182-189 YYMMDDLL
+constexpr std::size_t kPowerClass = 200;   // bits 7-5: power class - 1
+constexpr std::size_t kMaxPower = 201;     // 0.25 W units
+constexpr std::size_t kCableLength = 202;  // bits 7-6 multiplier (0.1/1/10/100 m), bits 5-0 base
+constexpr std::size_t kConnector = 203;    // SFF-8024 Table 4-3
+constexpr std::size_t kMediaTech = 212;    // MediaInterfaceTechnology: < 0x0A optical, 0x0A-0x0F copper
 
 // CMIS 5.2 page 01h (advertising).
-constexpr std::size_t kHardwareRevision = 130; // 130-131 ModuleHardwareMajor/MinorRevision
-constexpr std::size_t kLengthSmf = 132;       // bits 7-6 multiplier (0.1 / 1 km), bits 5-0 base
-constexpr std::size_t kLengthOm5 = 133;       // 2 m units, then OM4 134, OM3 135 (2 m) and OM2 136 (1 m)
-constexpr std::size_t kWavelength = 138;      // 138-139 nominal wavelength, 0.05 nm
-constexpr std::size_t kPagesAdvert = 142;     // bit 6 VDM pages 20h-2Fh, bits 1-0 banks supported
-constexpr std::size_t kAuxMonitorTypes = 145; // bit 0 Aux1 (0 TEC current), bit 1 Aux2 (0 laser temp, 1 TEC current),
-                                              // bit 2 Aux3 (0 laser temp, 1 Vcc2)
-constexpr std::size_t kModuleMonAdvert = 159; // bit 0 temperature, 1 Vcc, 2 Aux1, 3 Aux2, 4 Aux3 monitor supported
-constexpr std::size_t kLaneMonAdvert = 160;   // bit 0 Tx bias, 1 Tx power, 2 Rx power; bits 4-3 bias multiplier
+constexpr std::size_t kHardwareRevision = 130;  // 130-131 ModuleHardwareMajor/MinorRevision
+constexpr std::size_t kLengthSmf = 132;         // bits 7-6 multiplier (0.1 / 1 km), bits 5-0 base
+constexpr std::size_t kLengthOm5 = 133;         // 2 m units, then OM4 134, OM3 135 (2 m) and OM2 136 (1 m)
+constexpr std::size_t kWavelength = 138;        // 138-139 nominal wavelength, 0.05 nm
+constexpr std::size_t kPagesAdvert = 142;       // bit 6 VDM pages 20h-2Fh, bits 1-0 banks supported
+constexpr std::size_t kAuxMonitorTypes = 145;   // bit 0 Aux1 (0 TEC current), bit 1 Aux2 (0 laser temp, 1 TEC current),
+                                                // bit 2 Aux3 (0 laser temp, 1 Vcc2)
+constexpr std::size_t kModuleMonAdvert = 159;   // bit 0 temperature, 1 Vcc, 2 Aux1, 3 Aux2, 4 Aux3 monitor supported
+constexpr std::size_t kLaneMonAdvert = 160;     // bit 0 Tx bias, 1 Tx power, 2 Rx power; bits 4-3 bias multiplier
 
 // CMIS 5.2 page 02h thresholds, 8 bytes a metric (HA, LA, HW, LW): temperature 128-135,
 // Vcc 136-143, Tx power 176-183, Tx bias 184-191, Rx power 192-199.
@@ -55,26 +55,29 @@ constexpr ThresholdLayout kPage02Thresholds{
     .temperature = 128, .vcc = 136, .tx_bias = 184, .tx_power = 176, .rx_power = 192};
 
 // CMIS 5.2 page 11h (lane flags and monitors), lanes 1-8 of the bank, bit n = lane n+1.
-constexpr std::size_t kDataPathState = 128;   // 128-131: 4 bits a lane, lane 1 in byte 128 bits 3-0
+constexpr std::size_t kDataPathState = 128;  // 128-131: 4 bits a lane, lane 1 in byte 128 bits 3-0
 constexpr std::size_t kTxFault = 135;
 constexpr std::size_t kTxLos = 136;
 constexpr std::size_t kTxLol = 137;
-constexpr std::size_t kTxPowerFlags = 139;    // 139-142: HA, LA, HW, LW
-constexpr std::size_t kTxBiasFlags = 143;     // 143-146
+constexpr std::size_t kTxPowerFlags = 139;  // 139-142: HA, LA, HW, LW
+constexpr std::size_t kTxBiasFlags = 143;   // 143-146
 constexpr std::size_t kRxLos = 147;
 constexpr std::size_t kRxLol = 148;
-constexpr std::size_t kRxPowerFlags = 149;    // 149-152
-constexpr std::size_t kTxPower = 154;         // 154-169, 0.1 uW
-constexpr std::size_t kTxBias = 170;          // 170-185, 2 uA x multiplier
-constexpr std::size_t kRxPower = 186;         // 186-201, 0.1 uW
+constexpr std::size_t kRxPowerFlags = 149;  // 149-152
+constexpr std::size_t kTxPower = 154;       // 154-169, 0.1 uW
+constexpr std::size_t kTxBias = 170;        // 170-185, 2 uA x multiplier
+constexpr std::size_t kRxPower = 186;       // 186-201, 0.1 uW
 
 constexpr std::uint8_t kPage01 = 0x01, kPage02 = 0x02, kPage11 = 0x11;
 
 int banksFromAdvert(std::uint8_t advert) {
   switch (advert & 0x03) {
-    case 1: return 2;
-    case 2: return 4;
-    default: return 1;
+    case 1:
+      return 2;
+    case 2:
+      return 4;
+    default:
+      return 1;
   }
 }
 
@@ -255,19 +258,24 @@ void decodeAuxMonitors(const PageWindow& w, const PageWindow& p1, const PageWind
     if (!bit(*advert, 2 + aux)) return Kind::kNone;
     const bool alt = bit(*types, aux);
     switch (aux) {
-      case 0: return alt ? Kind::kNone : Kind::kTecCurrent;
-      case 1: return alt ? Kind::kTecCurrent : Kind::kLaserTemperature;
-      default: return alt ? Kind::kNone : Kind::kLaserTemperature;
+      case 0:
+        return alt ? Kind::kNone : Kind::kTecCurrent;
+      case 1:
+        return alt ? Kind::kTecCurrent : Kind::kLaserTemperature;
+      default:
+        return alt ? Kind::kNone : Kind::kLaserTemperature;
     }
   };
   bool have_laser = false;
   bool have_tec = false;
   for (int aux = 0; aux < 3; ++aux) {
     const Kind kind = kindOf(aux);
-    if (kind == Kind::kNone || (kind == Kind::kLaserTemperature && have_laser) || (kind == Kind::kTecCurrent && have_tec)) {
+    if (kind == Kind::kNone || (kind == Kind::kLaserTemperature && have_laser) ||
+        (kind == Kind::kTecCurrent && have_tec)) {
       continue;
     }
-    const auto metric = kind == Kind::kLaserTemperature ? ModuleMetric::kLaserTemperatureCelsius : ModuleMetric::kTecCurrentPercent;
+    const auto metric =
+        kind == Kind::kLaserTemperature ? ModuleMetric::kLaserTemperatureCelsius : ModuleMetric::kTecCurrentPercent;
     const double scale = kind == Kind::kLaserTemperature ? 1.0 / 256 : 100.0 / 32767;
     const auto at = static_cast<std::size_t>(2 * aux);
     const auto raw = w.s16(kAuxMonitors + at);
@@ -275,8 +283,9 @@ void decodeAuxMonitors(const PageWindow& w, const PageWindow& p1, const PageWind
     (kind == Kind::kLaserTemperature ? have_laser : have_tec) = true;
     sample.module.set(metric, *raw * scale);
     if (p2.hasUpper()) {
-      readThresholds(p2, kAuxThresholds + 8 * static_cast<std::size_t>(aux),
-                     [scale](std::uint16_t r) { return static_cast<std::int16_t>(r) * scale; }, sample.thresholds(metric));
+      readThresholds(
+          p2, kAuxThresholds + 8 * static_cast<std::size_t>(aux),
+          [scale](std::uint16_t r) { return static_cast<std::int16_t>(r) * scale; }, sample.thresholds(metric));
     }
     if (auto f = w.u8(kAuxFlags + static_cast<std::size_t>(aux / 2))) {
       const int base = (aux % 2) * 4;

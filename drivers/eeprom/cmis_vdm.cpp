@@ -67,15 +67,18 @@ constexpr std::array<VdmTypeInfo, 20> kCoherentTypes{{
 }};
 
 // Powers of ten 10^-24 .. 10^7 so F16 decoding needs no pow().
-constexpr std::array<double, 32> kPow10 = {
-    1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9,
-    1e-8,  1e-7,  1e-6,  1e-5,  1e-4,  1e-3,  1e-2,  1e-1,  1e0,   1e1,   1e2,   1e3,   1e4,   1e5,   1e6,   1e7};
+constexpr std::array<double, 32> kPow10 = {1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14,
+                                           1e-13, 1e-12, 1e-11, 1e-10, 1e-9,  1e-8,  1e-7,  1e-6,  1e-5,  1e-4,  1e-3,
+                                           1e-2,  1e-1,  1e0,   1e1,   1e2,   1e3,   1e4,   1e5,   1e6,   1e7};
 
 double decodeValue(const VdmTypeInfo& info, std::uint16_t raw) {
   switch (info.encoding) {
-    case VdmEncoding::kF16: return decodeF16(raw);
-    case VdmEncoding::kS16: return static_cast<std::int16_t>(raw) * info.scale;
-    case VdmEncoding::kU16: break;
+    case VdmEncoding::kF16:
+      return decodeF16(raw);
+    case VdmEncoding::kS16:
+      return static_cast<std::int16_t>(raw) * info.scale;
+    case VdmEncoding::kU16:
+      break;
   }
   return raw * info.scale;
 }
@@ -89,46 +92,84 @@ constexpr std::uint8_t kCdLongLink = 135;
 // Which Sample lane metric an observable type feeds, media and host side.
 std::optional<LaneMetric> laneMetricFor(std::uint8_t type_id) {
   switch (type_id) {
-    case 5: return LaneMetric::kEsnrDecibels;
-    case 6: return LaneMetric::kHostEsnrDecibels;
-    case 7: return LaneMetric::kLtpDecibels;
-    case 8: return LaneMetric::kHostLtpDecibels;
-    case 9: return LaneMetric::kPreFecBerMinRatio;
-    case 10: return LaneMetric::kHostPreFecBerMinRatio;
-    case 11: return LaneMetric::kPreFecBerMaxRatio;
-    case 12: return LaneMetric::kHostPreFecBerMaxRatio;
-    case 13: return LaneMetric::kPreFecBerAvgRatio;
-    case 14: return LaneMetric::kHostPreFecBerAvgRatio;
-    case 15: return LaneMetric::kPreFecBerRatio;
-    case 16: return LaneMetric::kHostPreFecBerRatio;
-    case 17: return LaneMetric::kErroredFramesMinRatio;
-    case 18: return LaneMetric::kHostErroredFramesMinRatio;
-    case 19: return LaneMetric::kErroredFramesMaxRatio;
-    case 20: return LaneMetric::kHostErroredFramesMaxRatio;
-    case 21: return LaneMetric::kErroredFramesAvgRatio;
-    case 22: return LaneMetric::kHostErroredFramesAvgRatio;
-    case 23: return LaneMetric::kErroredFramesRatio;
-    case 24: return LaneMetric::kHostErroredFramesRatio;
+    case 5:
+      return LaneMetric::kEsnrDecibels;
+    case 6:
+      return LaneMetric::kHostEsnrDecibels;
+    case 7:
+      return LaneMetric::kLtpDecibels;
+    case 8:
+      return LaneMetric::kHostLtpDecibels;
+    case 9:
+      return LaneMetric::kPreFecBerMinRatio;
+    case 10:
+      return LaneMetric::kHostPreFecBerMinRatio;
+    case 11:
+      return LaneMetric::kPreFecBerMaxRatio;
+    case 12:
+      return LaneMetric::kHostPreFecBerMaxRatio;
+    case 13:
+      return LaneMetric::kPreFecBerAvgRatio;
+    case 14:
+      return LaneMetric::kHostPreFecBerAvgRatio;
+    case 15:
+      return LaneMetric::kPreFecBerRatio;
+    case 16:
+      return LaneMetric::kHostPreFecBerRatio;
+    case 17:
+      return LaneMetric::kErroredFramesMinRatio;
+    case 18:
+      return LaneMetric::kHostErroredFramesMinRatio;
+    case 19:
+      return LaneMetric::kErroredFramesMaxRatio;
+    case 20:
+      return LaneMetric::kHostErroredFramesMaxRatio;
+    case 21:
+      return LaneMetric::kErroredFramesAvgRatio;
+    case 22:
+      return LaneMetric::kHostErroredFramesAvgRatio;
+    case 23:
+      return LaneMetric::kErroredFramesRatio;
+    case 24:
+      return LaneMetric::kHostErroredFramesRatio;
     // C-CMIS. Not carried: 143 Tx power (page 11h has it), 147 MER (no catalogue row).
-    case 128: return LaneMetric::kModulatorBiasXIPercent;
-    case 129: return LaneMetric::kModulatorBiasXQPercent;
-    case 130: return LaneMetric::kModulatorBiasYIPercent;
-    case 131: return LaneMetric::kModulatorBiasYQPercent;
-    case 132: return LaneMetric::kModulatorBiasXPhasePercent;
-    case 133: return LaneMetric::kModulatorBiasYPhasePercent;
+    case 128:
+      return LaneMetric::kModulatorBiasXIPercent;
+    case 129:
+      return LaneMetric::kModulatorBiasXQPercent;
+    case 130:
+      return LaneMetric::kModulatorBiasYIPercent;
+    case 131:
+      return LaneMetric::kModulatorBiasYQPercent;
+    case 132:
+      return LaneMetric::kModulatorBiasXPhasePercent;
+    case 133:
+      return LaneMetric::kModulatorBiasYPhasePercent;
     case kCdShortLink:
-    case kCdLongLink: return LaneMetric::kChromaticDispersionPsPerNm;
-    case 136: return LaneMetric::kDifferentialGroupDelayPicoseconds;
-    case 137: return LaneMetric::kSopmdPicosecondsSquared;
-    case 138: return LaneMetric::kPolarizationDependentLossDecibels;
-    case 139: return LaneMetric::kOsnrDecibels;
-    case 140: return LaneMetric::kEsnrDecibels;
-    case 141: return LaneMetric::kCarrierFrequencyOffsetMegahertz;
-    case 142: return LaneMetric::kErrorVectorMagnitudePercent;
-    case 144: return LaneMetric::kRxTotalPowerDbm;
-    case 145: return LaneMetric::kRxSignalPowerDbm;
-    case 146: return LaneMetric::kSopRateOfChangeKiloradiansPerSecond;
-    default: return std::nullopt;
+    case kCdLongLink:
+      return LaneMetric::kChromaticDispersionPsPerNm;
+    case 136:
+      return LaneMetric::kDifferentialGroupDelayPicoseconds;
+    case 137:
+      return LaneMetric::kSopmdPicosecondsSquared;
+    case 138:
+      return LaneMetric::kPolarizationDependentLossDecibels;
+    case 139:
+      return LaneMetric::kOsnrDecibels;
+    case 140:
+      return LaneMetric::kEsnrDecibels;
+    case 141:
+      return LaneMetric::kCarrierFrequencyOffsetMegahertz;
+    case 142:
+      return LaneMetric::kErrorVectorMagnitudePercent;
+    case 144:
+      return LaneMetric::kRxTotalPowerDbm;
+    case 145:
+      return LaneMetric::kRxSignalPowerDbm;
+    case 146:
+      return LaneMetric::kSopRateOfChangeKiloradiansPerSecond;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -171,7 +212,8 @@ int vdmGroupCount(const ModuleMemory& memory, int bank) {
   const auto b = static_cast<std::uint8_t>(bank);
   if (const std::uint8_t* adv = detail::fullPage(memory, b, kVdmAdvertisingPage)) {
     // A host that answers an unimplemented page with page 00h: no VDM at all.
-    if (const std::uint8_t* p00 = detail::fullPage(memory, 0, 0); p00 != nullptr && std::memcmp(adv, p00, kPageSize) == 0) {
+    if (const std::uint8_t* p00 = detail::fullPage(memory, 0, 0);
+        p00 != nullptr && std::memcmp(adv, p00, kPageSize) == 0) {
       return 0;
     }
     return (adv[0] & 0x03) + 1;
@@ -198,7 +240,8 @@ const std::uint8_t* fullPage(const ModuleMemory& memory, std::uint8_t bank, std:
 
 std::string_view groupProblem(const ModuleMemory& memory, const std::uint8_t* descriptors, const std::uint8_t* values) {
   if (const std::uint8_t* p00 = fullPage(memory, 0, 0)) {
-    if (std::memcmp(descriptors, p00, kPageSize) == 0 || (values != nullptr && std::memcmp(values, p00, kPageSize) == 0)) {
+    if (std::memcmp(descriptors, p00, kPageSize) == 0 ||
+        (values != nullptr && std::memcmp(values, p00, kPageSize) == 0)) {
       return "its pages read as a copy of page 00h";
     }
   }
@@ -218,8 +261,8 @@ ThresholdState thresholdState(const VdmTypeInfo& info, const std::uint8_t* thres
   const std::uint8_t* t = thresholds + 8 * set;
   if (std::all_of(t, t + 8, [](std::uint8_t b) { return b == 0; })) return ThresholdState::kUnused;
   const Thresholds th = thresholdSet(info, thresholds, set);
-  const bool ordered = *th.high_alarm >= *th.high_warning && *th.high_warning >= *th.low_warning &&
-                       *th.low_warning >= *th.low_alarm;
+  const bool ordered =
+      *th.high_alarm >= *th.high_warning && *th.high_warning >= *th.low_warning && *th.low_warning >= *th.low_alarm;
   return ordered ? ThresholdState::kUsable : ThresholdState::kOutOfOrder;
 }
 
@@ -232,7 +275,8 @@ bool readVdmObservable(const std::uint8_t* descriptors, const std::uint8_t* valu
   const VdmTypeInfo* info = vdmTypeInfo(type_id);
   if (info == nullptr) return false;
   const int set = d0 >> 4;
-  const ThresholdState state = thresholds != nullptr ? thresholdState(*info, thresholds, set) : ThresholdState::kUnknown;
+  const ThresholdState state =
+      thresholds != nullptr ? thresholdState(*info, thresholds, set) : ThresholdState::kUnknown;
   if (state == ThresholdState::kOutOfOrder) return false;
   out.type_id = type_id;
   out.info = info;
@@ -284,14 +328,16 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
     const std::uint8_t* flags = detail::fullPage(memory, bank, kVdmFlagPage);
     for (int g = 0; g < groups; ++g) {
       const auto gp = static_cast<std::uint8_t>(g);
-      const std::uint8_t* descriptors = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
+      const std::uint8_t* descriptors =
+          detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
       const std::uint8_t* values = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmValuePage + gp));
       if (descriptors == nullptr || values == nullptr) continue;  // no values: nothing reaches the Sample
       if (const std::string_view why = detail::groupProblem(memory, descriptors, values); !why.empty()) {
         refuseGroup(sample, b, g, why);
         continue;
       }
-      const std::uint8_t* thresholds = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+      const std::uint8_t* thresholds =
+          detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
       std::array<detail::ThresholdState, 16> sets{};  // per threshold set, decided once
       int refused = 0;
       int first_refused = 0;

@@ -14,11 +14,11 @@
 namespace opticsd::eeprom {
 
 // VDM page layout, CMIS 5.2 VDM pages 20h-2Fh (cited by page and byte; table numbers not checked).
-inline constexpr std::uint8_t kVdmDescriptorPage = 0x20;  // 20h-23h: 64 two-byte descriptors per group
-inline constexpr std::uint8_t kVdmValuePage = 0x24;       // 24h-27h: one 16-bit sample per descriptor slot
-inline constexpr std::uint8_t kVdmThresholdPage = 0x28;   // 28h-2Bh: 16 threshold sets of 8 bytes per group
-inline constexpr std::uint8_t kVdmFlagPage = 0x2C;        // 2Ch: 4 latched flag bits per slot, 32 bytes per group
-inline constexpr std::uint8_t kVdmAdvertisingPage = 0x2F; // 2Fh byte 128 bits 1-0: groups supported - 1
+inline constexpr std::uint8_t kVdmDescriptorPage = 0x20;   // 20h-23h: 64 two-byte descriptors per group
+inline constexpr std::uint8_t kVdmValuePage = 0x24;        // 24h-27h: one 16-bit sample per descriptor slot
+inline constexpr std::uint8_t kVdmThresholdPage = 0x28;    // 28h-2Bh: 16 threshold sets of 8 bytes per group
+inline constexpr std::uint8_t kVdmFlagPage = 0x2C;         // 2Ch: 4 latched flag bits per slot, 32 bytes per group
+inline constexpr std::uint8_t kVdmAdvertisingPage = 0x2F;  // 2Fh byte 128 bits 1-0: groups supported - 1
 
 // F16 (CMIS 5.2 VDM numeric encodings): mantissa = bits 10-0, exponent = bits 15-11,
 // value = mantissa x 10^(exponent - 24).
@@ -27,10 +27,10 @@ double decodeF16(std::uint16_t raw);
 enum class VdmEncoding : std::uint8_t { kU16, kS16, kF16 };
 
 struct VdmTypeInfo {
-  std::string_view name;   // "Pre-FEC BER current, media input"
-  std::string_view unit;   // "", "dB", "degC", "%", "MHz"
+  std::string_view name;  // "Pre-FEC BER current, media input"
+  std::string_view unit;  // "", "dB", "degC", "%", "MHz"
   VdmEncoding encoding = VdmEncoding::kU16;
-  double scale = 1;        // applied to U16/S16 values
+  double scale = 1;  // applied to U16/S16 values
 };
 
 // Observable types 1-24 of the CMIS 5.2 VDM list and 128-147 of OIF C-CMIS 1.1; nullptr for other IDs.
@@ -38,10 +38,10 @@ const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id);
 
 struct VdmObservable {
   std::uint8_t type_id = 0;
-  std::uint8_t bank = 0;         // lanes 8 x bank + 1 ...
-  std::uint8_t group = 0;        // 0-3 (page 20h + group)
-  std::uint8_t slot = 0;         // 0-63 within the group
-  std::uint16_t lane = 1;        // 1-based, across banks
+  std::uint8_t bank = 0;   // lanes 8 x bank + 1 ...
+  std::uint8_t group = 0;  // 0-3 (page 20h + group)
+  std::uint8_t slot = 0;   // 0-63 within the group
+  std::uint16_t lane = 1;  // 1-based, across banks
   const VdmTypeInfo* info = nullptr;
   std::optional<double> value;
   std::optional<Thresholds> thresholds;  // absent when the module left its set all zero
@@ -83,11 +83,13 @@ void forEachVdmObservable(const ModuleMemory& memory, int banks, Visit&& visit) 
     const std::uint8_t* flags = detail::fullPage(memory, bank, kVdmFlagPage);
     for (int g = 0; g < groups; ++g) {
       const auto gp = static_cast<std::uint8_t>(g);
-      const std::uint8_t* descriptors = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
+      const std::uint8_t* descriptors =
+          detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmDescriptorPage + gp));
       if (descriptors == nullptr) continue;
       const std::uint8_t* values = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmValuePage + gp));
       if (!detail::groupProblem(memory, descriptors, values).empty()) continue;
-      const std::uint8_t* thresholds = detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
+      const std::uint8_t* thresholds =
+          detail::fullPage(memory, bank, static_cast<std::uint8_t>(kVdmThresholdPage + gp));
       for (int slot = 0; slot < 64; ++slot) {
         VdmObservable obs;
         if (detail::readVdmObservable(descriptors, values, thresholds, flags, b, g, slot, obs)) visit(obs);

@@ -75,10 +75,17 @@ std::vector<PageRequest> advertisedPages(const ModuleMemory& memory) {
   const auto identifier = memory.byte(PageKey{kI2cAddressA0, 0, 0, false}, 0);
   if (!identifier) return out;
   switch (familyFromIdentifier(*identifier)) {
-    case ModuleFamily::kSff8472: appendSff8472Pages(memory, out); break;
-    case ModuleFamily::kSff8636: appendSff8636Pages(memory, out); break;
-    case ModuleFamily::kCmis: appendCmisPages(memory, out); break;
-    case ModuleFamily::kUnknown: break;
+    case ModuleFamily::kSff8472:
+      appendSff8472Pages(memory, out);
+      break;
+    case ModuleFamily::kSff8636:
+      appendSff8636Pages(memory, out);
+      break;
+    case ModuleFamily::kCmis:
+      appendCmisPages(memory, out);
+      break;
+    case ModuleFamily::kUnknown:
+      break;
   }
   return out;
 }
@@ -94,10 +101,17 @@ void decodeModule(const ModuleMemory& memory, Sample& sample) {
   const ModuleFamily family = familyFromIdentifier(*identifier);
   setIdentifier(sample, *identifier, family);
   switch (family) {
-    case ModuleFamily::kSff8472: decodeSff8472(memory, sample); return;
-    case ModuleFamily::kSff8636: decodeSff8636(memory, sample); return;
-    case ModuleFamily::kCmis: decodeCmis(memory, sample); return;
-    case ModuleFamily::kUnknown: break;
+    case ModuleFamily::kSff8472:
+      decodeSff8472(memory, sample);
+      return;
+    case ModuleFamily::kSff8636:
+      decodeSff8636(memory, sample);
+      return;
+    case ModuleFamily::kCmis:
+      decodeCmis(memory, sample);
+      return;
+    case ModuleFamily::kUnknown:
+      break;
   }
   clearUndecoded(sample);
   char buf[48];

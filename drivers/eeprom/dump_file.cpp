@@ -65,9 +65,8 @@ std::optional<unsigned> parseNumber(std::string_view s) {
 }
 
 bool isText(std::span<const std::uint8_t> bytes) {
-  return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t c) {
-    return c == '\n' || c == '\r' || c == '\t' || (c >= 0x20 && c < 0x7f);
-  });
+  return std::all_of(bytes.begin(), bytes.end(),
+                     [](std::uint8_t c) { return c == '\n' || c == '\r' || c == '\t' || (c >= 0x20 && c < 0x7f); });
 }
 
 std::string lineNote(std::size_t line, std::string_view what) {
@@ -361,9 +360,7 @@ std::string writePageDump(const ModuleMemory& memory) {
   // Sections sorted by (i2c, bank, page); lower memory goes with page 0 of bank 0.
   struct Section {
     std::uint8_t i2c, bank, page;
-    bool operator<(const Section& o) const {
-      return std::tie(i2c, bank, page) < std::tie(o.i2c, o.bank, o.page);
-    }
+    bool operator<(const Section& o) const { return std::tie(i2c, bank, page) < std::tie(o.i2c, o.bank, o.page); }
     bool operator==(const Section& o) const { return i2c == o.i2c && bank == o.bank && page == o.page; }
   };
   std::vector<Section> sections;
@@ -372,8 +369,9 @@ std::string writePageDump(const ModuleMemory& memory) {
   sections.erase(std::unique(sections.begin(), sections.end()), sections.end());
 
   std::string out(kMagic);
-  out += "\n# Page-addressed module memory (schemas/module-dump.md). Offsets are window offsets:\n"
-         "# 0x00-0x7f lower memory, 0x80-0xff the upper page named in the header. -- = not read.\n";
+  out +=
+      "\n# Page-addressed module memory (schemas/module-dump.md). Offsets are window offsets:\n"
+      "# 0x00-0x7f lower memory, 0x80-0xff the upper page named in the header. -- = not read.\n";
   char buf[64];
   auto writeHalf = [&](const PageKey& key, std::size_t base) {
     const std::bitset<kPageSize>* valid = nullptr;

@@ -23,8 +23,8 @@ namespace opticsd::eeprom {
 
 struct DumpParse {
   ModuleMemory memory;
-  std::string format;               // "page-dump", "ethtool-hex", "hex", "raw"
-  std::vector<std::string> notes;   // what was odd or missing; the memory still holds what was there
+  std::string format;              // "page-dump", "ethtool-hex", "hex", "raw"
+  std::vector<std::string> notes;  // what was odd or missing; the memory still holds what was there
 };
 
 // Errors: empty input, no bytes found, a malformed page header or data line (with its line number).

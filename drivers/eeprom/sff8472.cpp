@@ -10,47 +10,47 @@ namespace opticsd::eeprom {
 namespace {
 
 // SFF-8472 rev 12.4, Table 4-1 (A0h) and Table 4-2/9-5 (A2h). Offsets are A0h/A2h byte numbers.
-constexpr std::size_t kA0Connector = 2;        // SFF-8024 Table 4-3
-constexpr std::size_t kA0TenGCompliance = 3;   // Table 5-3: 10G Ethernet compliance bits 7-4
-constexpr std::size_t kA0GbeCompliance = 6;    // Table 5-3: Ethernet compliance
-constexpr std::size_t kA0CableTech = 8;        // Table 5-3: bit 2 passive cable, bit 3 active cable
-constexpr std::size_t kA0Encoding = 11;        // SFF-8024 Table 4-2
-constexpr std::size_t kA0NominalRate = 12;     // 100 MBd units; 0xFF: see byte 66
-constexpr std::size_t kA0LengthSmfKm = 14;     // link lengths: SMF km, SMF 100 m, OM2 10 m, OM1 10 m,
-constexpr std::size_t kA0LengthSmf = 15;       // OM4 10 m (byte 18, or copper m on cables), OM3 10 m
+constexpr std::size_t kA0Connector = 2;       // SFF-8024 Table 4-3
+constexpr std::size_t kA0TenGCompliance = 3;  // Table 5-3: 10G Ethernet compliance bits 7-4
+constexpr std::size_t kA0GbeCompliance = 6;   // Table 5-3: Ethernet compliance
+constexpr std::size_t kA0CableTech = 8;       // Table 5-3: bit 2 passive cable, bit 3 active cable
+constexpr std::size_t kA0Encoding = 11;       // SFF-8024 Table 4-2
+constexpr std::size_t kA0NominalRate = 12;    // 100 MBd units; 0xFF: see byte 66
+constexpr std::size_t kA0LengthSmfKm = 14;    // link lengths: SMF km, SMF 100 m, OM2 10 m, OM1 10 m,
+constexpr std::size_t kA0LengthSmf = 15;      // OM4 10 m (byte 18, or copper m on cables), OM3 10 m
 constexpr std::size_t kA0LengthOm2 = 16;
 constexpr std::size_t kA0LengthOm1 = 17;
-constexpr std::size_t kA0LengthCopper = 18;    // copper / active cable length, m
+constexpr std::size_t kA0LengthCopper = 18;  // copper / active cable length, m
 constexpr std::size_t kA0LengthOm3 = 19;
-constexpr std::size_t kA0VendorName = 20;      // 20-35, ASCII
-constexpr std::size_t kA0ExtCompliance = 36;   // SFF-8024 Table 4-4
-constexpr std::size_t kA0VendorOui = 37;       // 37-39
-constexpr std::size_t kA0VendorPn = 40;        // 40-55
-constexpr std::size_t kA0VendorRev = 56;       // 56-59
-constexpr std::size_t kA0Wavelength = 60;      // 60-61 nm (optical only)
-constexpr std::size_t kA0MaxRate = 66;         // 250 MBd units when byte 12 is 0xFF
-constexpr std::size_t kA0VendorSn = 68;        // 68-83
-constexpr std::size_t kA0DateCode = 84;        // 84-91 YYMMDDLL
-constexpr std::size_t kA0DiagType = 92;        // Table 8-5: bit 6 DDM, bit 5 internal, bit 4 external cal.
-constexpr std::size_t kA0EnhancedOptions = 93; // Table 8-6: bit 7 flags, bit 5 soft TX_FAULT, bit 4 soft RX_LOS
-constexpr std::size_t kA0Compliance = 94;      // Table 8-8: SFF-8472 revision
+constexpr std::size_t kA0VendorName = 20;       // 20-35, ASCII
+constexpr std::size_t kA0ExtCompliance = 36;    // SFF-8024 Table 4-4
+constexpr std::size_t kA0VendorOui = 37;        // 37-39
+constexpr std::size_t kA0VendorPn = 40;         // 40-55
+constexpr std::size_t kA0VendorRev = 56;        // 56-59
+constexpr std::size_t kA0Wavelength = 60;       // 60-61 nm (optical only)
+constexpr std::size_t kA0MaxRate = 66;          // 250 MBd units when byte 12 is 0xFF
+constexpr std::size_t kA0VendorSn = 68;         // 68-83
+constexpr std::size_t kA0DateCode = 84;         // 84-91 YYMMDDLL
+constexpr std::size_t kA0DiagType = 92;         // Table 8-5: bit 6 DDM, bit 5 internal, bit 4 external cal.
+constexpr std::size_t kA0EnhancedOptions = 93;  // Table 8-6: bit 7 flags, bit 5 soft TX_FAULT, bit 4 soft RX_LOS
+constexpr std::size_t kA0Compliance = 94;       // Table 8-8: SFF-8472 revision
 
 // A2h bytes 0-39 (Table 9-5), 8 bytes a metric (HA, LA, HW, LW): temperature 0-7, Vcc 8-15,
 // Tx bias 16-23, Tx power 24-31, Rx power 32-39.
 constexpr ThresholdLayout kA2Thresholds{.temperature = 0, .vcc = 8, .tx_bias = 16, .tx_power = 24, .rx_power = 32};
-constexpr std::size_t kA2RxPwr4 = 56;          // 56-75: Rx_PWR(4..0) IEEE-754 floats (Table 9-6)
-constexpr std::size_t kA2TxISlope = 76;        // 76-91: slope (unsigned 8.8) / offset (signed) pairs
+constexpr std::size_t kA2RxPwr4 = 56;    // 56-75: Rx_PWR(4..0) IEEE-754 floats (Table 9-6)
+constexpr std::size_t kA2TxISlope = 76;  // 76-91: slope (unsigned 8.8) / offset (signed) pairs
 constexpr std::size_t kA2TxPwrSlope = 80;
 constexpr std::size_t kA2TSlope = 84;
 constexpr std::size_t kA2VSlope = 88;
-constexpr std::size_t kA2Temperature = 96;     // 96-105 monitors (Table 9-11)
+constexpr std::size_t kA2Temperature = 96;  // 96-105 monitors (Table 9-11)
 constexpr std::size_t kA2Vcc = 98;
 constexpr std::size_t kA2TxBias = 100;
 constexpr std::size_t kA2TxPower = 102;
 constexpr std::size_t kA2RxPower = 104;
-constexpr std::size_t kA2Status = 110;         // Table 9-11: bit 2 TX_FAULT, bit 1 RX_LOS
-constexpr std::size_t kA2AlarmFlags = 112;     // 112-113 (Table 9-12)
-constexpr std::size_t kA2WarningFlags = 116;   // 116-117
+constexpr std::size_t kA2Status = 110;        // Table 9-11: bit 2 TX_FAULT, bit 1 RX_LOS
+constexpr std::size_t kA2AlarmFlags = 112;    // 112-113 (Table 9-12)
+constexpr std::size_t kA2WarningFlags = 116;  // 116-117
 
 // External calibration constants (SFF-8472 rev 12.4 section 9.3). Identity when internal.
 struct Calibration {
@@ -108,16 +108,26 @@ bool readCalibration(const PageWindow& a2, Calibration& cal) {
 
 std::string_view revisionName(std::uint8_t code) {
   switch (code) {  // SFF-8472 rev 12.4 Table 8-8
-    case 0x01: return "SFF-8472 rev 9.3";
-    case 0x02: return "SFF-8472 rev 9.5";
-    case 0x03: return "SFF-8472 rev 10.2";
-    case 0x04: return "SFF-8472 rev 10.4";
-    case 0x05: return "SFF-8472 rev 11.0";
-    case 0x06: return "SFF-8472 rev 11.3";
-    case 0x07: return "SFF-8472 rev 11.4";
-    case 0x08: return "SFF-8472 rev 12.3";
-    case 0x09: return "SFF-8472 rev 12.4";
-    default: return "SFF-8472";
+    case 0x01:
+      return "SFF-8472 rev 9.3";
+    case 0x02:
+      return "SFF-8472 rev 9.5";
+    case 0x03:
+      return "SFF-8472 rev 10.2";
+    case 0x04:
+      return "SFF-8472 rev 10.4";
+    case 0x05:
+      return "SFF-8472 rev 11.0";
+    case 0x06:
+      return "SFF-8472 rev 11.3";
+    case 0x07:
+      return "SFF-8472 rev 11.4";
+    case 0x08:
+      return "SFF-8472 rev 12.3";
+    case 0x09:
+      return "SFF-8472 rev 12.4";
+    default:
+      return "SFF-8472";
   }
 }
 

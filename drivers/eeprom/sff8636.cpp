@@ -9,22 +9,22 @@ namespace {
 
 // SFF-8636 rev 2.10a. Lower page: Tables 6-1..6-8; upper page 00h: Table 6-14 (fields by byte);
 // page 03h thresholds: section 6.4 (bytes 128-199; table number not verified).
-constexpr std::size_t kRevision = 1;         // Table 6-3: revision compliance
-constexpr std::size_t kStatus = 2;           // Table 6-2: bit 2 Flat_mem
-constexpr std::size_t kLosFlags = 3;         // Table 6-4: bits 7-4 Tx4-1 LOS, 3-0 Rx4-1 LOS
-constexpr std::size_t kFaultFlags = 4;       // bits 3-0 Tx4-1 fault
-constexpr std::size_t kLolFlags = 5;         // bits 7-4 Tx4-1 CDR LOL, 3-0 Rx4-1 CDR LOL
-constexpr std::size_t kTempFlags = 6;        // Table 6-5: bits 7-4 high alarm, low alarm, high warn, low warn
-constexpr std::size_t kVccFlags = 7;         // same layout
-constexpr std::size_t kRxPowerFlags = 9;     // Table 6-6: 9-10, a nibble per lane (lane 1 = byte 9 bits 7-4)
-constexpr std::size_t kTxBiasFlags = 11;     // 11-12
-constexpr std::size_t kTxPowerFlags = 13;    // 13-14
-constexpr std::size_t kTemperature = 22;     // Table 6-7: 22-23
-constexpr std::size_t kVcc = 26;             // 26-27
-constexpr std::size_t kRxPower = 34;         // Table 6-8: 34-41, lanes 1-4
-constexpr std::size_t kTxBias = 42;          // 42-49
-constexpr std::size_t kTxPower = 50;         // 50-57
-constexpr std::size_t kPowerClass8 = 107;    // max power of a class 8 module, 0.1 W (table number not verified)
+constexpr std::size_t kRevision = 1;       // Table 6-3: revision compliance
+constexpr std::size_t kStatus = 2;         // Table 6-2: bit 2 Flat_mem
+constexpr std::size_t kLosFlags = 3;       // Table 6-4: bits 7-4 Tx4-1 LOS, 3-0 Rx4-1 LOS
+constexpr std::size_t kFaultFlags = 4;     // bits 3-0 Tx4-1 fault
+constexpr std::size_t kLolFlags = 5;       // bits 7-4 Tx4-1 CDR LOL, 3-0 Rx4-1 CDR LOL
+constexpr std::size_t kTempFlags = 6;      // Table 6-5: bits 7-4 high alarm, low alarm, high warn, low warn
+constexpr std::size_t kVccFlags = 7;       // same layout
+constexpr std::size_t kRxPowerFlags = 9;   // Table 6-6: 9-10, a nibble per lane (lane 1 = byte 9 bits 7-4)
+constexpr std::size_t kTxBiasFlags = 11;   // 11-12
+constexpr std::size_t kTxPowerFlags = 13;  // 13-14
+constexpr std::size_t kTemperature = 22;   // Table 6-7: 22-23
+constexpr std::size_t kVcc = 26;           // 26-27
+constexpr std::size_t kRxPower = 34;       // Table 6-8: 34-41, lanes 1-4
+constexpr std::size_t kTxBias = 42;        // 42-49
+constexpr std::size_t kTxPower = 50;       // 50-57
+constexpr std::size_t kPowerClass8 = 107;  // max power of a class 8 module, 0.1 W (table number not verified)
 
 constexpr std::size_t kExtIdentifier = 129;  // Table 6-15: bits 7-6 class 1-4, bits 1-0 class 5-7, bit 5 class 8
 constexpr std::size_t kConnector = 130;      // SFF-8024 Table 4-3
@@ -57,15 +57,24 @@ constexpr int kLanes = 4;
 
 std::string_view revisionName(std::uint8_t code) {
   switch (code) {  // SFF-8636 rev 2.10a Table 6-3
-    case 0x01: return "SFF-8436 rev 4.8 or earlier";
-    case 0x02: return "SFF-8436 rev 4.8 (bytes 1, 186-189 per SFF-8636)";
-    case 0x03: return "SFF-8636 rev 1.3";
-    case 0x04: return "SFF-8636 rev 1.4";
-    case 0x05: return "SFF-8636 rev 1.5";
-    case 0x06: return "SFF-8636 rev 2.0";
-    case 0x07: return "SFF-8636 rev 2.5-2.7";
-    case 0x08: return "SFF-8636 rev 2.8-2.10";
-    default: return "SFF-8636";
+    case 0x01:
+      return "SFF-8436 rev 4.8 or earlier";
+    case 0x02:
+      return "SFF-8436 rev 4.8 (bytes 1, 186-189 per SFF-8636)";
+    case 0x03:
+      return "SFF-8636 rev 1.3";
+    case 0x04:
+      return "SFF-8636 rev 1.4";
+    case 0x05:
+      return "SFF-8636 rev 1.5";
+    case 0x06:
+      return "SFF-8636 rev 2.0";
+    case 0x07:
+      return "SFF-8636 rev 2.5-2.7";
+    case 0x08:
+      return "SFF-8636 rev 2.8-2.10";
+    default:
+      return "SFF-8636";
   }
 }
 

@@ -42,7 +42,8 @@ Result<std::uint64_t> parseByteSize(std::string_view text) {
   while (!suffix.empty() && suffix.front() == ' ') suffix.remove_prefix(1);
   for (const auto& unit : kUnits) {
     if (suffix != unit.suffix) continue;
-    if (number > std::numeric_limits<std::uint64_t>::max() / unit.bytes) return fail("size " + quoted + " is too large");
+    if (number > std::numeric_limits<std::uint64_t>::max() / unit.bytes)
+      return fail("size " + quoted + " is too large");
     return number * unit.bytes;
   }
   return fail("invalid size " + quoted + expected);

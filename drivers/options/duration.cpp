@@ -12,7 +12,8 @@ struct UnitScale {
   std::int64_t ms;
 };
 // Longest suffix first so "ms" is not read as "m" followed by garbage.
-constexpr UnitScale kUnits[] = {{"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}, {"d", 86'400'000}, {"w", 604'800'000}};
+constexpr UnitScale kUnits[] = {{"ms", 1},        {"s", 1000},       {"m", 60'000},
+                                {"h", 3'600'000}, {"d", 86'400'000}, {"w", 604'800'000}};
 
 }  // namespace
 
@@ -27,7 +28,8 @@ Result<std::chrono::milliseconds> parseDuration(std::string_view text) {
     }
     std::int64_t number = 0;
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      if (number > (std::numeric_limits<std::int64_t>::max() - 9) / 10) return fail("duration " + quoted + " is too large");
+      if (number > (std::numeric_limits<std::int64_t>::max() - 9) / 10)
+        return fail("duration " + quoted + " is too large");
       number = number * 10 + (text[i] - '0');
       ++i;
     }
@@ -38,9 +40,11 @@ Result<std::chrono::milliseconds> parseDuration(std::string_view text) {
         break;
       }
     }
-    if (unit == nullptr) return fail("invalid duration " + quoted + " (missing or unknown unit; use ms, s, m, h, d or w)");
+    if (unit == nullptr)
+      return fail("invalid duration " + quoted + " (missing or unknown unit; use ms, s, m, h, d or w)");
     i += unit->suffix.size();
-    if (number > (std::numeric_limits<std::int64_t>::max() - total) / unit->ms) return fail("duration " + quoted + " is too large");
+    if (number > (std::numeric_limits<std::int64_t>::max() - total) / unit->ms)
+      return fail("duration " + quoted + " is too large");
     total += number * unit->ms;
   }
   return std::chrono::milliseconds(total);

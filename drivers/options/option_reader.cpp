@@ -188,7 +188,6 @@ std::optional<std::uint64_t> OptionReader::optionalByteSize(std::string_view key
   return parsedScalar(key, "a size such as 20GiB or 500MB", &parseByteSize);
 }
 
-
 std::vector<std::string> OptionReader::stringList(std::string_view key) {
   auto node = raw(key);
   if (!node) return {};
@@ -231,7 +230,8 @@ void OptionReader::rejectUnknownKeys() {
     if (read_.find(key) == read_.end()) {
       if (auto meant = closestKey(key, read_)) {
         errorAt(entry.first, key,
-                "unknown key '" + key + "': did you mean '" + *meant + "'?" + (has(*meant) ? "" : " ('" + *meant + "' is not set)"));
+                "unknown key '" + key + "': did you mean '" + *meant + "'?" +
+                    (has(*meant) ? "" : " ('" + *meant + "' is not set)"));
         continue;
       }
       std::string known;

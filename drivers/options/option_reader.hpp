@@ -6,6 +6,8 @@
 //
 // Not thread-safe; used while loading a config.
 
+#include <yaml-cpp/yaml.h>
+
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -14,16 +16,14 @@
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "drivers/result.hpp"
 
 namespace opticsd {
 
 struct ConfigIssue {
   std::string file;
-  int line = 0;    // 1-based; 0 when unknown
-  int column = 0;  // 1-based; 0 when unknown
+  int line = 0;     // 1-based; 0 when unknown
+  int column = 0;   // 1-based; 0 when unknown
   std::string key;  // "targets[2].community"
   std::string message;
   std::string format() const;  // "file:line:col: key: message"
@@ -41,7 +41,7 @@ class OptionReader {
   std::optional<bool> optionalBool(std::string_view key);
   std::optional<std::chrono::milliseconds> optionalDuration(std::string_view key);
   std::optional<std::uint64_t> optionalByteSize(std::string_view key);  // "20GiB", "500MB"
-  std::vector<std::string> stringList(std::string_view key);  // a string or a list of strings
+  std::vector<std::string> stringList(std::string_view key);            // a string or a list of strings
   // stringList, each an existing directory (a missing one is an error here,
   // not an empty directory at run time).
   std::vector<std::string> directoryList(std::string_view key);

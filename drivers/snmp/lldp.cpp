@@ -4,7 +4,7 @@ namespace opticsd::snmp {
 
 std::vector<Oid> lldpWalkRoots() {
   return {oids::kLldpLocPortEntry.child(2), oids::kLldpLocPortEntry.child(3), oids::kLldpLocPortEntry.child(4),
-          oids::kLldpRemEntry.child(7), oids::kLldpRemEntry.child(8), oids::kLldpRemEntry.child(9)};
+          oids::kLldpRemEntry.child(7),     oids::kLldpRemEntry.child(8),     oids::kLldpRemEntry.child(9)};
 }
 
 std::vector<LinkNeighbor> decodeLldp(const VarbindStore& store) {

@@ -1,12 +1,11 @@
 #include "drivers/snmp/netsnmp_session.hpp"
 
+#include <boost/asio/post.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <mutex>
 #include <set>
-
-#include <boost/asio/post.hpp>
 
 // clang-format off
 #include <net-snmp/net-snmp-config.h>
@@ -26,13 +25,13 @@ namespace opticsd::snmp {
 
 struct NetSnmpSession::Request {
   bool is_walk = true;
-  Oid root;                   // walk: the subtree
-  Oid next;                   // walk: where the next GETBULK starts (the last OID seen, exceptions too)
-  std::size_t seen = 0;       // walk: varbinds seen, exceptions too (bounded like results)
-  std::vector<Oid> oids;      // get
+  Oid root;               // walk: the subtree
+  Oid next;               // walk: where the next GETBULK starts (the last OID seen, exceptions too)
+  std::size_t seen = 0;   // walk: varbinds seen, exceptions too (bounded like results)
+  std::vector<Oid> oids;  // get
   std::vector<Varbind> results;
   Callback done;
-  int reqid = 0;              // 0 while waiting for v3 discovery
+  int reqid = 0;                                     // 0 while waiting for v3 discovery
   std::chrono::steady_clock::time_point deadline{};  // backstop when net-snmp drops a request silently
 };
 
@@ -61,13 +60,20 @@ std::string reportReason(const netsnmp_pdu* pdu) {
   if (pdu->variables && pdu->variables->name_length > 9 &&
       std::memcmp(pdu->variables->name, kUsmStats, sizeof(kUsmStats)) == 0) {
     switch (pdu->variables->name[9]) {
-      case 1: return "unsupported security level (usmStatsUnsupportedSecLevels)";
-      case 2: return "not in time window (usmStatsNotInTimeWindows)";
-      case 3: return "unknown user name (usmStatsUnknownUserNames)";
-      case 4: return "unknown engine ID (usmStatsUnknownEngineIDs)";
-      case 5: return "authentication failed: wrong digest, check the auth password and protocol (usmStatsWrongDigests)";
-      case 6: return "decryption failed: check the privacy password and protocol (usmStatsDecryptionErrors)";
-      default: break;
+      case 1:
+        return "unsupported security level (usmStatsUnsupportedSecLevels)";
+      case 2:
+        return "not in time window (usmStatsNotInTimeWindows)";
+      case 3:
+        return "unknown user name (usmStatsUnknownUserNames)";
+      case 4:
+        return "unknown engine ID (usmStatsUnknownEngineIDs)";
+      case 5:
+        return "authentication failed: wrong digest, check the auth password and protocol (usmStatsWrongDigests)";
+      case 6:
+        return "decryption failed: check the privacy password and protocol (usmStatsDecryptionErrors)";
+      default:
+        break;
     }
   }
   return "agent sent a report";
@@ -124,8 +130,7 @@ std::string sessionError(void* sessp) {
 NetSnmpSession::NetSnmpSession(boost::asio::io_context& io, const SessionConfig& config)
     : io_(io), config_(config), timer_(io) {}
 
-Result<std::unique_ptr<NetSnmpSession>> NetSnmpSession::open(boost::asio::io_context& io,
-                                                             const SessionConfig& config) {
+Result<std::unique_ptr<NetSnmpSession>> NetSnmpSession::open(boost::asio::io_context& io, const SessionConfig& config) {
   initLibrary();
   std::unique_ptr<NetSnmpSession> session(new NetSnmpSession(io, config));
   auto started = session->start();
@@ -137,12 +142,18 @@ namespace {
 
 ::oid* authProtocolOid(AuthProtocol protocol) {
   switch (protocol) {
-    case AuthProtocol::kMd5: return usmHMACMD5AuthProtocol;
-    case AuthProtocol::kSha: return usmHMACSHA1AuthProtocol;
-    case AuthProtocol::kSha224: return usmHMAC128SHA224AuthProtocol;
-    case AuthProtocol::kSha256: return usmHMAC192SHA256AuthProtocol;
-    case AuthProtocol::kSha384: return usmHMAC256SHA384AuthProtocol;
-    case AuthProtocol::kSha512: return usmHMAC384SHA512AuthProtocol;
+    case AuthProtocol::kMd5:
+      return usmHMACMD5AuthProtocol;
+    case AuthProtocol::kSha:
+      return usmHMACSHA1AuthProtocol;
+    case AuthProtocol::kSha224:
+      return usmHMAC128SHA224AuthProtocol;
+    case AuthProtocol::kSha256:
+      return usmHMAC192SHA256AuthProtocol;
+    case AuthProtocol::kSha384:
+      return usmHMAC256SHA384AuthProtocol;
+    case AuthProtocol::kSha512:
+      return usmHMAC384SHA512AuthProtocol;
   }
   return usmHMACSHA1AuthProtocol;
 }
@@ -416,8 +427,8 @@ void NetSnmpSession::send(std::uint64_t id) {
     return;
   }
   r.reqid = reqid;
-  r.deadline = std::chrono::steady_clock::now() + config_.timeout * (config_.retries + 1) +
-               std::chrono::milliseconds(200);
+  r.deadline =
+      std::chrono::steady_clock::now() + config_.timeout * (config_.retries + 1) + std::chrono::milliseconds(200);
   by_reqid_[reqid] = id;
   armSocket();
   armTimer();
@@ -448,8 +459,8 @@ void NetSnmpSession::handlePdu(int operation, int reqid, snmp_pdu* pdu) {
     return finish(id, fail(config_.describe() + ": SNMPv3 " + reportReason(pdu)));
   }
   if (operation != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || !pdu) {
-    return finish(id, fail(config_.describe() + ": request failed (net-snmp operation " + std::to_string(operation) +
-                           ")"));
+    return finish(id,
+                  fail(config_.describe() + ": request failed (net-snmp operation " + std::to_string(operation) + ")"));
   }
   if (pdu->command == SNMP_MSG_REPORT) {
     return finish(id, fail(config_.describe() + ": SNMPv3 " + reportReason(pdu)));
@@ -497,27 +508,28 @@ void NetSnmpSession::handleProbe(int operation, snmp_pdu* pdu) {
     return;
   }
   probe_ = Probe::kPending;
-  failAll(config_.describe() + (operation == NETSNMP_CALLBACK_OP_TIMED_OUT
-                                    ? ": timeout: no answer to SNMPv3 engine discovery"
-                                    : ": SNMPv3 engine discovery failed (operation " + std::to_string(operation) +
-                                          ", engine ID length " + std::to_string(pdu ? pdu->securityEngineIDLen : 0) +
-                                          ")"));
+  failAll(config_.describe() +
+          (operation == NETSNMP_CALLBACK_OP_TIMED_OUT
+               ? ": timeout: no answer to SNMPv3 engine discovery"
+               : ": SNMPv3 engine discovery failed (operation " + std::to_string(operation) + ", engine ID length " +
+                     std::to_string(pdu ? pdu->securityEngineIDLen : 0) + ")"));
 }
 
 void NetSnmpSession::continueWalk(std::uint64_t id, Request& r, snmp_pdu* pdu) {
   bool any = false;
   for (auto* var = pdu->variables; var; var = var->next_variable) {
     auto vb = fromNetsnmp(*var);
-    if (!vb) return finish(id, fail(config_.describe() + ": walk of " + r.root.toString() + ": bad varbind: " +
-                                    vb.error().message));
+    if (!vb)
+      return finish(
+          id, fail(config_.describe() + ": walk of " + r.root.toString() + ": bad varbind: " + vb.error().message));
     ++varbinds_received_;
     if (vb->type == VarType::kEndOfMibView || !vb->oid.startsWith(r.root)) {
       return finish(id, std::move(r.results));
     }
     if (vb->oid <= r.next) {
-      return finish(id, fail(config_.describe() + ": walk of " + r.root.toString() + ": agent returned " +
-                             vb->oid.toString() + " after " + r.next.toString() +
-                             " (OIDs not increasing; the walk would loop)"));
+      return finish(
+          id, fail(config_.describe() + ": walk of " + r.root.toString() + ": agent returned " + vb->oid.toString() +
+                   " after " + r.next.toString() + " (OIDs not increasing; the walk would loop)"));
     }
     // The walk goes on from every OID the agent names, an exception (noSuchInstance,
     // a Null) included: otherwise a reply of only exceptions is asked for again and again.

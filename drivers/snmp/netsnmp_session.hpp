@@ -16,14 +16,13 @@
 // net-snmp session and its socket; destroying it drops pending requests
 // without calling their callbacks.
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "drivers/snmp/netsnmp_log.hpp"
 #include "drivers/snmp/session.hpp"

@@ -50,8 +50,9 @@ Result<Varbind> fromNetsnmp(const netsnmp_variable_list& var) {
     case ASN_GAUGE:
     case ASN_TIMETICKS:
       if (!var.val.integer || var.val_len < sizeof(long)) return fail("unsigned value missing");
-      vb.type = var.type == ASN_COUNTER ? VarType::kCounter32 : var.type == ASN_GAUGE ? VarType::kGauge32
-                                                                                      : VarType::kTimeTicks;
+      vb.type = var.type == ASN_COUNTER ? VarType::kCounter32
+                : var.type == ASN_GAUGE ? VarType::kGauge32
+                                        : VarType::kTimeTicks;
       vb.unsigned_value = static_cast<unsigned long>(*var.val.integer) & 0xFFFFFFFFul;
       break;
     case ASN_COUNTER64:
@@ -60,11 +61,20 @@ Result<Varbind> fromNetsnmp(const netsnmp_variable_list& var) {
       vb.unsigned_value = (static_cast<std::uint64_t>(var.val.counter64->high & 0xFFFFFFFFul) << 32) |
                           (var.val.counter64->low & 0xFFFFFFFFul);
       break;
-    case ASN_NULL: vb.type = VarType::kNull; break;
-    case SNMP_NOSUCHOBJECT: vb.type = VarType::kNoSuchObject; break;
-    case SNMP_NOSUCHINSTANCE: vb.type = VarType::kNoSuchInstance; break;
-    case SNMP_ENDOFMIBVIEW: vb.type = VarType::kEndOfMibView; break;
-    default: return fail("unsupported ASN.1 type 0x" + std::to_string(static_cast<int>(var.type)));
+    case ASN_NULL:
+      vb.type = VarType::kNull;
+      break;
+    case SNMP_NOSUCHOBJECT:
+      vb.type = VarType::kNoSuchObject;
+      break;
+    case SNMP_NOSUCHINSTANCE:
+      vb.type = VarType::kNoSuchInstance;
+      break;
+    case SNMP_ENDOFMIBVIEW:
+      vb.type = VarType::kEndOfMibView;
+      break;
+    default:
+      return fail("unsupported ASN.1 type 0x" + std::to_string(static_cast<int>(var.type)));
   }
   return vb;
 }

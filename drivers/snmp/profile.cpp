@@ -1,5 +1,7 @@
 #include "drivers/snmp/profile.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,8 +10,6 @@
 #include <set>
 #include <sstream>
 #include <utility>
-
-#include <yaml-cpp/yaml.h>
 
 #include "drivers/options/duplicate_keys.hpp"
 #include "drivers/options/option_reader.hpp"
@@ -184,8 +184,8 @@ std::optional<Oid> readOid(OptionReader& r, std::string_view key) {
 
 // One of a fixed set of words, as its value.
 template <typename T, std::size_t N>
-std::optional<T> readChoice(OptionReader& r, std::string_view key, const std::array<std::pair<std::string_view, T>, N>& choices,
-                            bool required = false) {
+std::optional<T> readChoice(OptionReader& r, std::string_view key,
+                            const std::array<std::pair<std::string_view, T>, N>& choices, bool required = false) {
   if (required && !r.has(key)) {
     r.raw(key);
     r.error("", "missing required key '" + std::string(key) + "'");
@@ -617,7 +617,8 @@ Profile readProfile(OptionReader& r) {
   profile.description = r.optionalString("description").value_or("");
   profile.sys_object_ids = readSysObjectIds(r);
   if (r.has("entity_sensors")) profile.entity_sensors = readEntitySensors(r.child("entity_sensors"), profile.warnings);
-  forEachItem(r, "tables", false, [&](OptionReader& item) { profile.tables.push_back(readTable(item, profile.warnings)); });
+  forEachItem(r, "tables", false,
+              [&](OptionReader& item) { profile.tables.push_back(readTable(item, profile.warnings)); });
   if (auto base = r.optionalString("extends")) {
     if (base->empty() || *base == profile.name) {
       r.error("extends", "names no other profile");
@@ -658,7 +659,8 @@ Result<MetricTarget> parseMetricName(std::string_view name) {
   }
   if (module) return *module;
   if (lane) return *lane;
-  return fail("unknown metric '" + std::string(name) + "' (the catalogue's names, see schemas/snmp-profiles/README.md)");
+  return fail("unknown metric '" + std::string(name) +
+              "' (the catalogue's names, see schemas/snmp-profiles/README.md)");
 }
 
 std::string metricName(const MetricTarget& target) {
@@ -709,7 +711,8 @@ Profile extendProfile(const Profile& base, const Profile& child) {
   if (child.entity_sensors) out.entity_sensors = child.entity_sensors;
   out.warnings.insert(out.warnings.end(), child.warnings.begin(), child.warnings.end());
   for (const auto& table : child.tables) {
-    auto same = std::find_if(out.tables.begin(), out.tables.end(), [&](const TableSpec& t) { return t.name == table.name; });
+    auto same =
+        std::find_if(out.tables.begin(), out.tables.end(), [&](const TableSpec& t) { return t.name == table.name; });
     if (same != out.tables.end()) {
       *same = table;
     } else {

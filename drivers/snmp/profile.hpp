@@ -44,7 +44,7 @@ std::string metricName(const MetricTarget& target);
 
 // How a raw number is turned into the metric's unit before any dBm step.
 enum class ValueUnit : std::uint8_t {
-  kAuto,        // ENTITY-SENSOR data type decides (watts, amperes, dBm ...)
+  kAuto,  // ENTITY-SENSOR data type decides (watts, amperes, dBm ...)
   kDbm,
   kMilliwatts,
   kWatts,
@@ -52,7 +52,7 @@ enum class ValueUnit : std::uint8_t {
   kMilliamperes,
   kMicroamperes,
   kAmperes,
-  kNative,      // already in the metric's unit (°C, V, ratio)
+  kNative,  // already in the metric's unit (°C, V, ratio)
 };
 Result<ValueUnit> parseValueUnit(std::string_view name);
 
@@ -110,7 +110,7 @@ struct EntitySensorSpec {
   // kContainedIn only: tried on the sensor's own text when the chain finds no
   // port (agents that omit entPhysicalContainedIn rows); groups as kDescription.
   std::optional<std::regex> fallback_regex;
-  int lane_base = 1;            // the number the device gives its first lane
+  int lane_base = 1;                  // the number the device gives its first lane
   bool port_name_from_alias = false;  // entAliasMappingIdentifier -> ifIndex -> ifName
   enum class IdentityFrom : std::uint8_t { kNone, kParent, kPortEntity };
   IdentityFrom identity = IdentityFrom::kNone;
@@ -171,7 +171,7 @@ struct TablePortSpec {
     kIndexTemplate,  // a name made from index arcs (no map from the vendor's index to an ifIndex exists)
   };
   From from = From::kIfIndexArc;
-  std::uint32_t column = 0;  // kIfIndexColumn, kNameColumn
+  std::uint32_t column = 0;           // kIfIndexColumn, kNameColumn
   std::optional<std::regex> pattern;  // kNameColumn: group 1 = the name; no match skips the row
   std::string pattern_text;
   // kIndexTemplate: literal text, and the index arc number of each `{N}`
@@ -184,8 +184,8 @@ struct TableSpec {
   std::string name;
   Oid entry;
   TablePortSpec port;
-  std::uint32_t port_arc = 1;      // which index arc is the ifIndex (1-based)
-  std::uint32_t lane_arc = 0;      // which index arc is the lane, 0 = none (lane 1)
+  std::uint32_t port_arc = 1;  // which index arc is the ifIndex (1-based)
+  std::uint32_t lane_arc = 0;  // which index arc is the lane, 0 = none (lane 1)
   int lane_base = 1;
   std::vector<RowSkip> skip_rows;
   std::vector<ColumnRule> columns;

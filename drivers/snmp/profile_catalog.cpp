@@ -1,12 +1,12 @@
 #include "drivers/snmp/profile_catalog.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
-
-#include <spdlog/spdlog.h>
 
 namespace opticsd::snmp {
 
@@ -14,7 +14,8 @@ std::vector<std::string> ProfileCatalog::defaultDirs() {
   if (const char* env = std::getenv("OPTICSD_SNMP_PROFILE_DIR"); env && *env) return {env};
   std::vector<std::string> dirs;
 #ifdef OPTICSD_SNMP_INSTALLED_PROFILE_DIR
-  if (std::filesystem::is_directory(OPTICSD_SNMP_INSTALLED_PROFILE_DIR)) dirs.push_back(OPTICSD_SNMP_INSTALLED_PROFILE_DIR);
+  if (std::filesystem::is_directory(OPTICSD_SNMP_INSTALLED_PROFILE_DIR))
+    dirs.push_back(OPTICSD_SNMP_INSTALLED_PROFILE_DIR);
 #endif
 #ifdef OPTICSD_SNMP_SOURCE_PROFILE_DIR
   if (dirs.empty()) dirs.push_back(OPTICSD_SNMP_SOURCE_PROFILE_DIR);

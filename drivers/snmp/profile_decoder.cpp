@@ -77,20 +77,33 @@ Result<Converted> convert(const MetricTarget& metric, ValueUnit unit, double v) 
   if (metric.isPower()) {
     OpticalPower p;
     switch (unit) {
-      case ValueUnit::kDbm: p = opticalPowerFromDbm(v); break;
-      case ValueUnit::kMilliwatts: p = opticalPowerFromMilliwatts(v); break;
-      case ValueUnit::kWatts: p = opticalPowerFromMilliwatts(v * 1e3); break;
-      case ValueUnit::kMicrowatts: p = opticalPowerFromMilliwatts(v * 1e-3); break;
-      default: return fail("optical power needs a power unit");
+      case ValueUnit::kDbm:
+        p = opticalPowerFromDbm(v);
+        break;
+      case ValueUnit::kMilliwatts:
+        p = opticalPowerFromMilliwatts(v);
+        break;
+      case ValueUnit::kWatts:
+        p = opticalPowerFromMilliwatts(v * 1e3);
+        break;
+      case ValueUnit::kMicrowatts:
+        p = opticalPowerFromMilliwatts(v * 1e-3);
+        break;
+      default:
+        return fail("optical power needs a power unit");
     }
     return Converted{p.dbm, p.no_light};
   }
   switch (unit) {
-    case ValueUnit::kAmperes: return Converted{v * 1e3, {}};
-    case ValueUnit::kMicroamperes: return Converted{v * 1e-3, {}};
+    case ValueUnit::kAmperes:
+      return Converted{v * 1e3, {}};
+    case ValueUnit::kMicroamperes:
+      return Converted{v * 1e-3, {}};
     case ValueUnit::kMilliamperes:
-    case ValueUnit::kNative: return Converted{v, {}};
-    default: return fail("unit does not fit metric " + std::string(metricName(metric)));
+    case ValueUnit::kNative:
+      return Converted{v, {}};
+    default:
+      return fail("unit does not fit metric " + std::string(metricName(metric)));
   }
 }
 
@@ -101,11 +114,19 @@ std::optional<double> convertThreshold(const MetricTarget& metric, ValueUnit uni
   if (metric.isPower()) {
     double mw = 0;
     switch (unit) {
-      case ValueUnit::kDbm: return v;
-      case ValueUnit::kMilliwatts: mw = v; break;
-      case ValueUnit::kWatts: mw = v * 1e3; break;
-      case ValueUnit::kMicrowatts: mw = v * 1e-3; break;
-      default: return std::nullopt;
+      case ValueUnit::kDbm:
+        return v;
+      case ValueUnit::kMilliwatts:
+        mw = v;
+        break;
+      case ValueUnit::kWatts:
+        mw = v * 1e3;
+        break;
+      case ValueUnit::kMicrowatts:
+        mw = v * 1e-3;
+        break;
+      default:
+        return std::nullopt;
     }
     if (mw <= 0) return std::nullopt;
     return 10.0 * std::log10(mw);
@@ -135,10 +156,10 @@ void fillIdentity(const VarbindStore& store, std::uint32_t entity, ModuleIdentit
     if (!vb) return {};
     return vb->asText().value_or("");
   };
-  identity.revision = text(8);       // entPhysicalHardwareRev
-  identity.serial = text(11);        // entPhysicalSerialNum
-  identity.vendor = text(12);        // entPhysicalMfgName
-  identity.part_number = text(13);   // entPhysicalModelName
+  identity.revision = text(8);      // entPhysicalHardwareRev
+  identity.serial = text(11);       // entPhysicalSerialNum
+  identity.vendor = text(12);       // entPhysicalMfgName
+  identity.part_number = text(13);  // entPhysicalModelName
 }
 
 std::optional<std::uint32_t> aliasIfIndex(const VarbindStore& store, std::uint32_t entity) {
@@ -180,8 +201,8 @@ std::uint32_t portSlot(Layout& layout, std::map<std::string, std::uint32_t, std:
 
 // CISCO-ENTITY-SENSOR-MIB entSensorThresholdEntry: index (sensor, n); columns
 // 2 severity (minor 10, major 20, critical 30), 3 relation (1 <, 2 <=, 3 >, 4 >=), 4 value.
-std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> ciscoThresholds(
-    const VarbindStore& store, const Oid& entry) {
+std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> ciscoThresholds(const VarbindStore& store,
+                                                                                              const Oid& entry) {
   std::unordered_map<std::uint32_t, std::array<std::optional<std::int64_t>, 4>> out;
   auto severity = store.column(entry, 2);
   auto relation = store.column(entry, 3);
@@ -216,16 +237,21 @@ struct SensorColumns {
 };
 
 SensorColumns sensorColumns(const EntitySensorSpec& spec, const VarbindStore& store) {
-  SensorColumns c{store.column(spec.sensor_entry, 1), store.column(spec.sensor_entry, 2),
-                  store.column(spec.sensor_entry, 3), store.column(oids::kEntPhysicalEntry, spec.text_column),
-                  store.column(oids::kEntPhysicalEntry, 4), store.column(oids::kEntPhysicalEntry, spec.ancestorTextColumn()),
-                  {}, {}};
+  SensorColumns c{store.column(spec.sensor_entry, 1),
+                  store.column(spec.sensor_entry, 2),
+                  store.column(spec.sensor_entry, 3),
+                  store.column(oids::kEntPhysicalEntry, spec.text_column),
+                  store.column(oids::kEntPhysicalEntry, 4),
+                  store.column(oids::kEntPhysicalEntry, spec.ancestorTextColumn()),
+                  {},
+                  {}};
   if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kCiscoRelation) {
     c.cisco_thresholds = ciscoThresholds(store, spec.threshold_entry);
   }
   if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns) {
     for (std::size_t k = 0; k < 4; ++k) {
-      if (spec.threshold_columns[k]) c.threshold_columns[k] = store.column(spec.threshold_entry, spec.threshold_columns[k]);
+      if (spec.threshold_columns[k])
+        c.threshold_columns[k] = store.column(spec.threshold_entry, spec.threshold_columns[k]);
     }
   }
   return c;
@@ -259,7 +285,7 @@ std::optional<double> sensorFactor(const SensorColumns& c, std::uint32_t index, 
 }
 
 struct SensorPlace {
-  std::string port;  // empty: not found
+  std::string port;                // empty: not found
   std::optional<int> lane_number;  // as the device numbers it (lane_base)
   std::optional<std::uint32_t> port_entity;
 };
@@ -319,7 +345,8 @@ SensorPlace placeSensor(const EntitySensorSpec& spec, const SensorColumns& c, co
 }
 
 // The row's thresholds in the metric's unit (threshold columns or Cisco relations).
-void sensorThresholds(const EntitySensorSpec& spec, const SensorColumns& c, std::uint32_t index, SensorBinding& binding) {
+void sensorThresholds(const EntitySensorSpec& spec, const SensorColumns& c, std::uint32_t index,
+                      SensorBinding& binding) {
   for (std::size_t k = 0; k < 4; ++k) {
     std::optional<std::int64_t> raw;
     if (spec.threshold_style == EntitySensorSpec::ThresholdStyle::kColumns && spec.threshold_columns[k]) {
@@ -328,7 +355,8 @@ void sensorThresholds(const EntitySensorSpec& spec, const SensorColumns& c, std:
       if (auto it = c.cisco_thresholds.find(index); it != c.cisco_thresholds.end()) raw = it->second[k];
     }
     if (raw) {
-      binding.thresholds[k] = convertThreshold(binding.metric, binding.unit, static_cast<double>(*raw) * binding.factor);
+      binding.thresholds[k] =
+          convertThreshold(binding.metric, binding.unit, static_cast<double>(*raw) * binding.factor);
     }
   }
 }
@@ -498,10 +526,14 @@ std::optional<double> currentValue(const Sample& s, const MetricTarget& metric, 
 // Whether a further row of the same column replaces the reading it gave before.
 bool rowReplaces(RowWins wins, std::optional<double> before, double now) {
   switch (wins) {
-    case RowWins::kLast: return true;
-    case RowWins::kFirst: return false;
-    case RowWins::kMax: return !before || now > *before;
-    case RowWins::kMin: return !before || now < *before;
+    case RowWins::kLast:
+      return true;
+    case RowWins::kFirst:
+      return false;
+    case RowWins::kMax:
+      return !before || now > *before;
+    case RowWins::kMin:
+      return !before || now < *before;
   }
   return true;
 }
@@ -512,20 +544,35 @@ void setThreshold(Sample& s, const MetricTarget& metric, ThresholdKind kind, dou
   if (!slot) slot = Thresholds{};
   std::optional<double>* field = nullptr;
   switch (kind) {
-    case ThresholdKind::kHighAlarm: field = &slot->high_alarm; break;
-    case ThresholdKind::kHighWarning: field = &slot->high_warning; break;
-    case ThresholdKind::kLowWarning: field = &slot->low_warning; break;
-    case ThresholdKind::kLowAlarm: field = &slot->low_alarm; break;
+    case ThresholdKind::kHighAlarm:
+      field = &slot->high_alarm;
+      break;
+    case ThresholdKind::kHighWarning:
+      field = &slot->high_warning;
+      break;
+    case ThresholdKind::kLowWarning:
+      field = &slot->low_warning;
+      break;
+    case ThresholdKind::kLowAlarm:
+      field = &slot->low_alarm;
+      break;
   }
   if (!*field) *field = v;  // the first (lowest) lane's limits apply to every lane
 }
 
 void setCounter(Sample& s, MetricTarget::Kind kind, std::uint64_t v) {
   switch (kind) {
-    case MetricTarget::Kind::kFecCorrectedBlocks: s.fec.corrected_blocks_total = v; break;
-    case MetricTarget::Kind::kFecUncorrectableBlocks: s.fec.uncorrectable_blocks_total = v; break;
-    case MetricTarget::Kind::kFecCorrectedBits: s.fec.corrected_bits_total = v; break;
-    default: break;
+    case MetricTarget::Kind::kFecCorrectedBlocks:
+      s.fec.corrected_blocks_total = v;
+      break;
+    case MetricTarget::Kind::kFecUncorrectableBlocks:
+      s.fec.uncorrectable_blocks_total = v;
+      break;
+    case MetricTarget::Kind::kFecCorrectedBits:
+      s.fec.corrected_bits_total = v;
+      break;
+    default:
+      break;
   }
 }
 
@@ -545,7 +592,8 @@ Cell textNumber(const std::string& text) {
   char* end = nullptr;
   errno = 0;
   double v = std::strtod(begin, &end);
-  if (end == begin || errno == ERANGE || !std::isfinite(v)) return {Cell::Kind::kAbsent, 0, "text '" + text + "' holds no number"};
+  if (end == begin || errno == ERANGE || !std::isfinite(v))
+    return {Cell::Kind::kAbsent, 0, "text '" + text + "' holds no number"};
   return {Cell::Kind::kNumber, v, {}};
 }
 
@@ -555,7 +603,8 @@ Cell cellValue(const Varbind& vb, ValueFormat format) {
       if (auto v = vb.asInteger()) return {Cell::Kind::kNumber, static_cast<double>(*v), {}};
       return {Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected an integer"};
     case ValueFormat::kText:
-      if (vb.type != VarType::kOctetString) return {Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected text"};
+      if (vb.type != VarType::kOctetString)
+        return {Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected text"};
       return textNumber(vb.asText().value_or(""));
     case ValueFormat::kFloat32: {
       std::uint32_t bits = 0;
@@ -604,8 +653,9 @@ std::vector<RowIndex> skippedRows(const TableSpec& table, const VarbindStore& va
         std::string cols;
         for (auto col : rule.columns) cols += (cols.empty() ? "" : ",") + std::to_string(col);
         trace->add(table.name + "." + indexText(index) + ": row skipped (no module): " +
-                   (rule.kind == RowSkip::Kind::kAllZero ? "all_zero " + cols
-                                                         : "column " + cols + " = " + std::to_string(vb.asInteger().value_or(0))));
+                   (rule.kind == RowSkip::Kind::kAllZero
+                        ? "all_zero " + cols
+                        : "column " + cols + " = " + std::to_string(vb.asInteger().value_or(0))));
       }
       out.emplace_back(index.begin(), index.end());
     }
@@ -675,8 +725,8 @@ std::string tablePort(const TableSpec& table, const Layout& layout, const Varbin
 
 void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore& values, SampleSet& samples,
                 IssueList& issues, Trace* trace) {
-  const std::vector<RowIndex> skipped = table.skip_rows.empty() ? std::vector<RowIndex>{}
-                                                                : skippedRows(table, values, trace);
+  const std::vector<RowIndex> skipped =
+      table.skip_rows.empty() ? std::vector<RowIndex>{} : skippedRows(table, values, trace);
   auto isSkipped = [&](std::span<const std::uint32_t> index) {
     return std::binary_search(skipped.begin(), skipped.end(), index, [](const auto& a, const auto& b) {
       return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
@@ -692,15 +742,15 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
       auto index = column.indexOf(vb);
       if (index.size() < table.port_arc || index.size() < table.lane_arc) continue;
       if (!skipped.empty() && isSkipped(index)) continue;
-      const std::string cell_name = trace ? table.name + "." + std::to_string(rule.column) + "." + indexText(index)
-                                          : std::string();
+      const std::string cell_name =
+          trace ? table.name + "." + std::to_string(rule.column) + "." + indexText(index) : std::string();
       std::string why;
       std::string port = tablePort(table, layout, values, index, why);
       if (port.empty()) {
         if (trace) trace->add(cell_name + ": skipped, " + (why.empty() ? "index too short for port_arc" : why));
         continue;
       }
-      int lane = rule.lane          ? rule.lane
+      int lane = rule.lane        ? rule.lane
                  : table.lane_arc ? static_cast<int>(index[table.lane_arc - 1]) + (1 - table.lane_base)
                                   : 1;
       if (lane < 1 || lane > kMaxLane) {
@@ -716,7 +766,9 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
           continue;
         }
         setCounter(sample, rule.metric.kind, *v);
-        if (trace) trace->add(cell_name + ": " + std::string(metricName(rule.metric)) + " port " + port + " = " + std::to_string(*v));
+        if (trace)
+          trace->add(cell_name + ": " + std::string(metricName(rule.metric)) + " port " + port + " = " +
+                     std::to_string(*v));
         continue;
       }
       const Cell cell = cellValue(vb, rule.format);
@@ -763,7 +815,8 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
         v *= std::pow(10.0, static_cast<double>(rule.exponent_sign * *exponent));
       }
       if (rule.threshold) {
-        if (auto t = convertThreshold(rule.metric, rule.unit, v)) setThreshold(sample, rule.metric, *rule.threshold, *t);
+        if (auto t = convertThreshold(rule.metric, rule.unit, v))
+          setThreshold(sample, rule.metric, *rule.threshold, *t);
         continue;
       }
       auto c = convert(rule.metric, rule.unit, v);
@@ -775,8 +828,10 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
       // `last` (the default) needs no bookkeeping: every row simply replaces.
       const bool repeat = rule.row_wins != RowWins::kLast &&
                           !given.emplace(port, rule.metric.kind == MetricTarget::Kind::kModule ? 0 : lane).second;
-      if (repeat && !rowReplaces(rule.row_wins, currentValue(sample, rule.metric, static_cast<std::uint16_t>(lane)), c->value)) {
-        if (trace) trace->add(cell_name + ": " + std::to_string(c->value) + " not kept, an earlier row wins (row_wins)");
+      if (repeat &&
+          !rowReplaces(rule.row_wins, currentValue(sample, rule.metric, static_cast<std::uint16_t>(lane)), c->value)) {
+        if (trace)
+          trace->add(cell_name + ": " + std::to_string(c->value) + " not kept, an earlier row wins (row_wins)");
         continue;
       }
       setValue(sample, rule.metric, static_cast<std::uint16_t>(lane), *c);
@@ -897,7 +952,9 @@ PollResult apply(const Profile& profile, const Layout& layout, const VarbindStor
         if (!vb) continue;  // not reported this time
         // entPhySensorOperStatus ok(1); unavailable(2)/nonoperational(3) values mean nothing.
         if (const auto* st = status_col.find(b.index); st && st->asInteger() && *st->asInteger() != 1) {
-          if (trace) trace->add("sensor " + indexText(b.index) + ": not reported (status " + std::to_string(*st->asInteger()) + ")");
+          if (trace)
+            trace->add("sensor " + indexText(b.index) + ": not reported (status " + std::to_string(*st->asInteger()) +
+                       ")");
           continue;
         }
         auto raw = vb->type == VarType::kInteger ? std::optional<std::int64_t>(vb->integer) : std::nullopt;
@@ -907,7 +964,8 @@ PollResult apply(const Profile& profile, const Layout& layout, const VarbindStor
           continue;
         }
         if (b.absent && b.absent->matches(static_cast<double>(*raw))) {
-          if (trace) trace->add("sensor " + indexText(b.index) + ": not reported (sentinel " + std::to_string(*raw) + ")");
+          if (trace)
+            trace->add("sensor " + indexText(b.index) + ": not reported (sentinel " + std::to_string(*raw) + ")");
           continue;
         }
         auto c = convert(b.metric, b.unit, static_cast<double>(*raw) * b.factor);

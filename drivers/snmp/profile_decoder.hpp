@@ -22,9 +22,9 @@ namespace opticsd::snmp {
 // Standard OIDs the decoder reads besides the profile's own tables.
 namespace oids {
 inline const Oid kSysObjectId{1, 3, 6, 1, 2, 1, 1, 2, 0};
-inline const Oid kEntPhysicalEntry{1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1};          // ENTITY-MIB (RFC 6933)
+inline const Oid kEntPhysicalEntry{1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1};  // ENTITY-MIB (RFC 6933)
 inline const Oid kEntAliasMappingIdentifier{1, 3, 6, 1, 2, 1, 47, 1, 3, 2, 1, 2};
-inline const Oid kIfName{1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 1};                    // IF-MIB ifXTable
+inline const Oid kIfName{1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 1};  // IF-MIB ifXTable
 inline const Oid kIfDescr{1, 3, 6, 1, 2, 1, 2, 2, 1, 2};
 inline const Oid kIfIndexColumn{1, 3, 6, 1, 2, 1, 2, 2, 1, 1};
 }  // namespace oids
@@ -34,11 +34,11 @@ struct SensorBinding {
   MetricTarget metric;
   ValueUnit unit = ValueUnit::kAuto;
   int sensor_type = 0;
-  double factor = 1.0;  // 10^-precision x scale
+  double factor = 1.0;     // 10^-precision x scale
   std::uint32_t port = 0;  // into Layout::ports
   std::uint16_t lane = 1;
   std::optional<double> thresholds[4];  // by ThresholdKind, in the metric's unit
-  const Sentinels* absent = nullptr;     // the rule's "not reported" values (the Profile outlives the Layout)
+  const Sentinels* absent = nullptr;    // the rule's "not reported" values (the Profile outlives the Layout)
 };
 
 struct PortEntry {
@@ -63,12 +63,12 @@ class Trace {
 struct Layout {
   std::vector<PortEntry> ports;
   std::vector<SensorBinding> sensors;
-  std::vector<std::string> issues;  // rows that could not be mapped
+  std::vector<std::string> issues;                              // rows that could not be mapped
   std::vector<std::pair<std::uint32_t, std::string>> if_names;  // sorted by ifIndex
   // Tables indexed by entPhysicalIndex: the port name of each entity, sorted.
   std::vector<std::pair<std::uint32_t, std::string>> entity_names;
   std::size_t sensors_unmatched = 0;  // sensor rows whose text matched no rule (a hint when nothing is found)
-  std::size_t sensor_rows = 0;  // rows in the sensor type column when resolved (new modules change it)
+  std::size_t sensor_rows = 0;        // rows in the sensor type column when resolved (new modules change it)
 
   const std::string* ifName(std::uint32_t if_index) const;
   const std::string* entityName(std::uint32_t entity) const;

@@ -1,13 +1,13 @@
 #include "drivers/snmp/session_config.hpp"
 
-#include "drivers/options/secret_source.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+
+#include "drivers/options/secret_source.hpp"
 
 namespace opticsd::snmp {
 
@@ -16,8 +16,9 @@ std::string SessionConfig::describe() const {
   if (!resolved_address.empty() && resolved_address != address) out += " [" + resolved_address + "]";
   if (version == SnmpVersion::kV2c) return out + " v2c";
   out += " v3 ";
-  out += level == SecurityLevel::kNoAuthNoPriv ? "noAuthNoPriv" : level == SecurityLevel::kAuthNoPriv ? "authNoPriv"
-                                                                                                       : "authPriv";
+  out += level == SecurityLevel::kNoAuthNoPriv ? "noAuthNoPriv"
+         : level == SecurityLevel::kAuthNoPriv ? "authNoPriv"
+                                               : "authPriv";
   return out + " user=" + user;
 }
 
@@ -34,8 +35,9 @@ std::optional<std::string> readSecret(OptionReader& options, const std::string& 
     return std::nullopt;
   }
   if (inline_value) return inline_value;
-  Result<std::string> secret = file ? readSecretFile(*file) : credential ? readCredential(*credential)
-                                                                         : Result<std::string>(fail(""));
+  Result<std::string> secret = file         ? readSecretFile(*file)
+                               : credential ? readCredential(*credential)
+                                            : Result<std::string>(fail(""));
   if (!file && !credential) return std::nullopt;
   if (!secret) {
     options.error(file ? key + "_file" : key + "_credential", secret.error().message);
@@ -104,9 +106,11 @@ std::string protocolName(std::string text) {
   return text;
 }
 
-constexpr Names<SnmpVersion, 5> kVersions{
-    {{"2c", SnmpVersion::kV2c}, {"v2c", SnmpVersion::kV2c}, {"2", SnmpVersion::kV2c}, {"3", SnmpVersion::kV3},
-     {"v3", SnmpVersion::kV3}}};
+constexpr Names<SnmpVersion, 5> kVersions{{{"2c", SnmpVersion::kV2c},
+                                           {"v2c", SnmpVersion::kV2c},
+                                           {"2", SnmpVersion::kV2c},
+                                           {"3", SnmpVersion::kV3},
+                                           {"v3", SnmpVersion::kV3}}};
 constexpr Names<SecurityLevel, 3> kLevels{{{"noAuthNoPriv", SecurityLevel::kNoAuthNoPriv},
                                            {"authNoPriv", SecurityLevel::kAuthNoPriv},
                                            {"authPriv", SecurityLevel::kAuthPriv}}};
@@ -192,9 +196,8 @@ void readTimeouts(OptionReader& options, SessionConfig& c) {
     if (request->count() < 10 || request->count() > 600000) {
       options.error("request_timeout", "expected 10ms..10m");
     } else if (poll_deadline.count() > 0 && *request * (c.retries + 1) > poll_deadline) {
-      options.error("request_timeout", std::to_string(c.retries + 1) + " tries of " +
-                                           std::to_string(request->count()) + " ms exceed timeout " +
-                                           std::to_string(poll_deadline.count()) +
+      options.error("request_timeout", std::to_string(c.retries + 1) + " tries of " + std::to_string(request->count()) +
+                                           " ms exceed timeout " + std::to_string(poll_deadline.count()) +
                                            " ms (the poll deadline): retries could never happen");
     } else {
       c.timeout = *request;

@@ -67,5 +67,4 @@ struct HostPort {
 };
 Result<HostPort> splitHostPort(const std::string& address);
 
-
 }  // namespace opticsd::snmp

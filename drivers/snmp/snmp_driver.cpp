@@ -20,7 +20,7 @@ struct SnmpDriver::Round {
   VarbindStore values;
   std::vector<std::string> errors;
   bool failed_static = false;
-  bool answered_async = false;  // finishing from a session callback (already deferred)
+  bool answered_async = false;   // finishing from a session callback (already deferred)
   std::unique_ptr<Trace> trace;  // poll-once --explain only
 };
 
@@ -208,14 +208,14 @@ void SnmpDriver::finishRound(const std::shared_ptr<Round>& round) {
   const bool nothing_found = profile_ && layout_ && result.samples.empty() && result.errors.empty();
   if (nothing_found && round->read_static && session_) {
     round->pending = 1;
-    session_->walk(oids::kEntPhysicalEntry.child(2), [this, round, result = std::move(result)](
-                                                         Result<std::vector<Varbind>> walked) mutable {
-      if (round_ != round) return;
-      round->answered_async = true;
-      zero_module_reason_ = walked ? zeroModuleReason(*walked) : zeroModuleReason({});
-      if (!zero_module_reason_.empty()) result.errors.push_back(zero_module_reason_);
-      deliver(round, std::move(result));
-    });
+    session_->walk(oids::kEntPhysicalEntry.child(2),
+                   [this, round, result = std::move(result)](Result<std::vector<Varbind>> walked) mutable {
+                     if (round_ != round) return;
+                     round->answered_async = true;
+                     zero_module_reason_ = walked ? zeroModuleReason(*walked) : zeroModuleReason({});
+                     if (!zero_module_reason_.empty()) result.errors.push_back(zero_module_reason_);
+                     deliver(round, std::move(result));
+                   });
     return;
   }
   if (nothing_found && !zero_module_reason_.empty()) result.errors.push_back(zero_module_reason_);

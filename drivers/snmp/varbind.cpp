@@ -6,33 +6,48 @@ namespace opticsd::snmp {
 
 std::string_view toString(VarType type) {
   switch (type) {
-    case VarType::kInteger: return "INTEGER";
-    case VarType::kOctetString: return "OCTET STRING";
-    case VarType::kObjectId: return "OBJECT IDENTIFIER";
-    case VarType::kIpAddress: return "IpAddress";
-    case VarType::kCounter32: return "Counter32";
-    case VarType::kGauge32: return "Gauge32";
-    case VarType::kTimeTicks: return "TimeTicks";
-    case VarType::kCounter64: return "Counter64";
-    case VarType::kOpaque: return "Opaque";
-    case VarType::kNull: return "NULL";
-    case VarType::kNoSuchObject: return "noSuchObject";
-    case VarType::kNoSuchInstance: return "noSuchInstance";
-    case VarType::kEndOfMibView: return "endOfMibView";
+    case VarType::kInteger:
+      return "INTEGER";
+    case VarType::kOctetString:
+      return "OCTET STRING";
+    case VarType::kObjectId:
+      return "OBJECT IDENTIFIER";
+    case VarType::kIpAddress:
+      return "IpAddress";
+    case VarType::kCounter32:
+      return "Counter32";
+    case VarType::kGauge32:
+      return "Gauge32";
+    case VarType::kTimeTicks:
+      return "TimeTicks";
+    case VarType::kCounter64:
+      return "Counter64";
+    case VarType::kOpaque:
+      return "Opaque";
+    case VarType::kNull:
+      return "NULL";
+    case VarType::kNoSuchObject:
+      return "noSuchObject";
+    case VarType::kNoSuchInstance:
+      return "noSuchInstance";
+    case VarType::kEndOfMibView:
+      return "endOfMibView";
   }
   return "unknown";
 }
 
 std::optional<std::int64_t> Varbind::asInteger() const {
   switch (type) {
-    case VarType::kInteger: return integer;
+    case VarType::kInteger:
+      return integer;
     case VarType::kCounter32:
     case VarType::kGauge32:
     case VarType::kTimeTicks:
     case VarType::kCounter64:
       if (unsigned_value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
       return static_cast<std::int64_t>(unsigned_value);
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -40,11 +55,13 @@ std::optional<std::uint64_t> Varbind::asCounter() const {
   switch (type) {
     case VarType::kCounter32:
     case VarType::kGauge32:
-    case VarType::kCounter64: return unsigned_value;
+    case VarType::kCounter64:
+      return unsigned_value;
     case VarType::kInteger:
       if (integer < 0) return std::nullopt;
       return static_cast<std::uint64_t>(integer);
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 

@@ -33,10 +33,10 @@ std::string_view toString(VarType type);
 struct Varbind {
   Oid oid;
   VarType type = VarType::kNull;
-  std::int64_t integer = 0;   // kInteger (signed 32), Counter32/Gauge32/TimeTicks/Counter64 (unsigned, stored here too)
+  std::int64_t integer = 0;  // kInteger (signed 32), Counter32/Gauge32/TimeTicks/Counter64 (unsigned, stored here too)
   std::uint64_t unsigned_value = 0;
-  std::string text;           // kOctetString, kOpaque, kIpAddress (dotted)
-  Oid oid_value;              // kObjectId
+  std::string text;  // kOctetString, kOpaque, kIpAddress (dotted)
+  Oid oid_value;     // kObjectId
 
   bool isException() const {
     return type == VarType::kNoSuchObject || type == VarType::kNoSuchInstance || type == VarType::kEndOfMibView ||

@@ -14,6 +14,8 @@
 //     worst rank from then to the end, and findings on the healthy ports.
 //     Exit 1 when a degradation is missed, late by more than 2 polls, not
 //     ranked #1, or a healthy port raised anything.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -21,8 +23,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <spdlog/spdlog.h>
 
 #include "daemon/rules/finding_sink.hpp"
 #include "daemon/rules/rules_engine.hpp"

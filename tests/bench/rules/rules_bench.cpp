@@ -57,9 +57,8 @@ void BM_EvaluateFleet(benchmark::State& state) {
     evaluateCycle(engine, cycle);
   }
   state.SetItemsProcessed(state.iterations() * modules);
-  state.counters["ns_per_module"] =
-      benchmark::Counter(static_cast<double>(state.iterations() * modules), benchmark::Counter::kIsRate |
-                                                                              benchmark::Counter::kInvert);
+  state.counters["ns_per_module"] = benchmark::Counter(static_cast<double>(state.iterations() * modules),
+                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["state_bytes"] = static_cast<double>(RulesEngine::moduleStateBytes());
 }
 BENCHMARK(BM_EvaluateFleet)->Arg(10'000)->Unit(benchmark::kMillisecond)->MinTime(5.0);

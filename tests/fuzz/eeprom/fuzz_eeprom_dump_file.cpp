@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   opticsd::Sample sample;
   decodeModule(*parsed, sample);
   const std::string text = writePageDump(*parsed);
-  auto again = parseDumpFile(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  auto again =
+      parseDumpFile(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
   if (!again || again->pages().size() != parsed->pages().size()) std::abort();
   return 0;
 }

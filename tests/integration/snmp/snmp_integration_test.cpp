@@ -3,23 +3,22 @@
 // snmpd for SNMPv3 and misbehaving agents. Skips when an agent is missing.
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/asio/io_context.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
-
-#include <boost/asio/io_context.hpp>
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
+#include <sstream>
 
 // clang-format off
 #include <net-snmp/net-snmp-config.h>
@@ -106,8 +105,9 @@ TEST_F(SnmpsimProfiles, EveryShippedProfileByItsSysObjectIdInParallel) {
   drivers.push_back(makeDriver(io, "sonic", target("sonic")));
   drivers.push_back(makeDriver(io, "cisco", target("cisco-entity-sensor")));
   drivers.push_back(makeDriver(io, "juniper", target("juniper-dom")));
-  drivers.push_back(makeDriver(io, "dead", "address: 127.0.0.1\nport: " + std::to_string(dead.port) +
-                                               "\nprofile: sonic\ntimeout: 300ms\nretries: 1\n"));
+  drivers.push_back(makeDriver(
+      io, "dead",
+      "address: 127.0.0.1\nport: " + std::to_string(dead.port) + "\nprofile: sonic\ntimeout: 300ms\nretries: 1\n"));
   for (const auto& d : drivers) ASSERT_NE(d, nullptr);
   auto r = pollAll(io, drivers);
 
@@ -168,8 +168,9 @@ TEST_F(SnmpsimProfiles, WrongTypesAndBadScalesArePerRowErrors) {
 TEST_F(SnmpsimProfiles, WrongCommunityTimesOutCleanly) {
   boost::asio::io_context io;
   std::vector<std::unique_ptr<Driver>> drivers;
-  drivers.push_back(makeDriver(io, "nope", "address: 127.0.0.1\nport: " + std::to_string(agent_->port()) +
-                                               "\ncommunity: not-a-file\ntimeout: 300ms\nretries: 0\n"));
+  drivers.push_back(makeDriver(io, "nope",
+                               "address: 127.0.0.1\nport: " + std::to_string(agent_->port()) +
+                                   "\ncommunity: not-a-file\ntimeout: 300ms\nretries: 0\n"));
   auto r = pollAll(io, drivers);
   EXPECT_TRUE(r[0].failed());
   EXPECT_EQ(errorsOf(r[0]).find("not-a-file"), std::string::npos) << "community leaked into an error";
@@ -204,8 +205,8 @@ TEST_F(SnmpsimProfiles, SilentDnsOfANeighbourDoesNotSlowAHealthyTarget) {
   testing::BlockingDns dns;
   auto resolver = std::make_shared<HostResolver>(dns.lookup());
   boost::asio::io_context io;
-  auto healthy = driverWithResolver(io, "ok", target("arista-eos", "profile: arista-eos\nstatic_refresh: 1000\n"),
-                                    resolver);
+  auto healthy =
+      driverWithResolver(io, "ok", target("arista-eos", "profile: arista-eos\nstatic_refresh: 1000\n"), resolver);
   auto named = driverWithResolver(io, "named",
                                   "address: leaf-9.fabric.example\nport: " + std::to_string(agent_->port()) +
                                       "\ncommunity: arista-eos\nprofile: arista-eos\nresolve_timeout: 100ms\n",
@@ -262,8 +263,9 @@ TEST_F(SnmpsimProfiles, HostNamesResolveAndUnknownNamesAreClearErrors) {
   auto localhost = HostResolver::systemLookup("localhost");
   const bool local_v4 = localhost && *localhost == "127.0.0.1";  // snmpsim listens on 127.0.0.1 only
   if (local_v4) {
-    drivers.push_back(makeDriver(io, "named", "address: localhost\nport: " + std::to_string(agent_->port()) +
-                                                  "\ncommunity: arista-eos\nprofile: arista-eos\n"));
+    drivers.push_back(makeDriver(io, "named",
+                                 "address: localhost\nport: " + std::to_string(agent_->port()) +
+                                     "\ncommunity: arista-eos\nprofile: arista-eos\n"));
   }
   auto r = pollAll(io, drivers);
   ASSERT_TRUE(r[0].failed());
@@ -317,8 +319,9 @@ class SnmpdV3 : public ::testing::Test {
   PollResult pollV3(const std::string& extra) {
     boost::asio::io_context io;
     std::vector<std::unique_ptr<Driver>> drivers;
-    drivers.push_back(makeDriver(io, "v3", "address: 127.0.0.1\nport: " + std::to_string(agent_->port()) +
-                                               "\nversion: 3\nprofile: arista-eos\ntimeout: 1s\nretries: 0\n" + extra));
+    drivers.push_back(makeDriver(io, "v3",
+                                 "address: 127.0.0.1\nport: " + std::to_string(agent_->port()) +
+                                     "\nversion: 3\nprofile: arista-eos\ntimeout: 1s\nretries: 0\n" + extra));
     if (!drivers[0]) return {};
     return pollAll(io, drivers)[0];
   }
@@ -332,21 +335,25 @@ double temperature(const PollResult& r) {
 }
 
 TEST_F(SnmpdV3, AuthPrivSha256Aes) {
-  auto r = pollV3("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
-                  "priv_protocol: AES-128\npriv_password: privpass456\n");
+  auto r = pollV3(
+      "user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
+      "priv_protocol: AES-128\npriv_password: privpass456\n");
   EXPECT_DOUBLE_EQ(temperature(r), 25.8) << errorsOf(r);
 }
 
 TEST_F(SnmpdV3, AuthPrivAes256AndAes192) {
-  auto r = pollV3("user: aes256user\nsecurity_level: authPriv\nauth_protocol: SHA\nauth_password: authpass123\n"
-                  "priv_protocol: AES-256\npriv_password: privpass456\n");
+  auto r = pollV3(
+      "user: aes256user\nsecurity_level: authPriv\nauth_protocol: SHA\nauth_password: authpass123\n"
+      "priv_protocol: AES-256\npriv_password: privpass456\n");
   EXPECT_DOUBLE_EQ(temperature(r), 25.8) << errorsOf(r);
-  r = pollV3("user: aes192user\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
-             "priv_protocol: AES-192\npriv_password: privpass456\n");
+  r = pollV3(
+      "user: aes192user\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
+      "priv_protocol: AES-192\npriv_password: privpass456\n");
   EXPECT_DOUBLE_EQ(temperature(r), 25.8) << errorsOf(r);
   // The wrong variant of the key extension does not decrypt.
-  r = pollV3("user: aes256user\nsecurity_level: authPriv\nauth_protocol: SHA\nauth_password: authpass123\n"
-             "priv_protocol: AES-256-C\npriv_password: privpass456\n");
+  r = pollV3(
+      "user: aes256user\nsecurity_level: authPriv\nauth_protocol: SHA\nauth_password: authpass123\n"
+      "priv_protocol: AES-256-C\npriv_password: privpass456\n");
   EXPECT_TRUE(r.failed());
 }
 
@@ -364,8 +371,9 @@ TEST_F(SnmpdV3, NoAuthNoPriv) {
 }
 
 TEST_F(SnmpdV3, WrongPasswordIsAClearErrorWithoutTheSecret) {
-  auto r = pollV3("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: WRONGpass99\n"
-                  "priv_password: privpass456\n");
+  auto r = pollV3(
+      "user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: WRONGpass99\n"
+      "priv_password: privpass456\n");
   ASSERT_TRUE(r.failed());
   auto text = errorsOf(r);
   EXPECT_TRUE(text.find("wrong digest") != std::string::npos || text.find("authentication") != std::string::npos ||
@@ -376,8 +384,9 @@ TEST_F(SnmpdV3, WrongPasswordIsAClearErrorWithoutTheSecret) {
 }
 
 TEST_F(SnmpdV3, WrongEngineIdIsAClearError) {
-  auto r = pollV3("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
-                  "priv_password: privpass456\nengine_id: 80001f8880aabbccddeeff0011\n");
+  auto r = pollV3(
+      "user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
+      "priv_password: privpass456\nengine_id: 80001f8880aabbccddeeff0011\n");
   ASSERT_TRUE(r.failed());
   auto text = errorsOf(r);
   EXPECT_TRUE(text.find("engine") != std::string::npos || text.find("timeout") != std::string::npos) << text;
@@ -398,10 +407,12 @@ TEST_F(SnmpdV3, AgentKilledMidWayThenPollsFailAndOthersAreUnaffected) {
   ASSERT_TRUE(victim.waitReady("-v2c -c public"));
   boost::asio::io_context io;
   std::vector<std::unique_ptr<Driver>> drivers;
-  drivers.push_back(makeDriver(io, "alive", "address: 127.0.0.1\nport: " + std::to_string(agent_->port()) +
-                                                "\ncommunity: public\nprofile: arista-eos\n"));
-  drivers.push_back(makeDriver(io, "victim", "address: 127.0.0.1\nport: " + std::to_string(victim.port()) +
-                                                 "\ncommunity: public\nprofile: arista-eos\ntimeout: 300ms\nretries: 1\n"));
+  drivers.push_back(makeDriver(
+      io, "alive",
+      "address: 127.0.0.1\nport: " + std::to_string(agent_->port()) + "\ncommunity: public\nprofile: arista-eos\n"));
+  drivers.push_back(makeDriver(io, "victim",
+                               "address: 127.0.0.1\nport: " + std::to_string(victim.port()) +
+                                   "\ncommunity: public\nprofile: arista-eos\ntimeout: 300ms\nretries: 1\n"));
   auto first = pollAll(io, drivers);
   EXPECT_DOUBLE_EQ(temperature(first[1]), 25.8) << errorsOf(first[1]);
   victim.stop();
@@ -450,7 +461,8 @@ class StderrCapture {
 TEST_F(SnmpdV3, NetSnmpNeverWritesToStderrAndNoCredentialIsLogged) {
   auto log_text = std::make_shared<std::ostringstream>();
   auto previous = spdlog::default_logger();
-  auto capture = std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(*log_text));
+  auto capture =
+      std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(*log_text));
   capture->set_level(spdlog::level::trace);
   spdlog::set_default_logger(capture);
   StderrCapture err;
@@ -461,12 +473,15 @@ TEST_F(SnmpdV3, NetSnmpNeverWritesToStderrAndNoCredentialIsLogged) {
     EXPECT_TRUE(r.failed()) << extra;
     errors += errorsOf(r);
   };
-  poll("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: WRONGpass99\n"
-       "priv_password: privpass456\n");
-  poll("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
-       "priv_password: WRONGpriv77\n");
-  poll("user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
-       "priv_password: privpass456\nengine_id: 80001f8880aabbccddeeff0011\n");
+  poll(
+      "user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: WRONGpass99\n"
+      "priv_password: privpass456\n");
+  poll(
+      "user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
+      "priv_password: WRONGpriv77\n");
+  poll(
+      "user: opsuser\nsecurity_level: authPriv\nauth_protocol: SHA-256\nauth_password: authpass123\n"
+      "priv_password: privpass456\nengine_id: 80001f8880aabbccddeeff0011\n");
   poll("user: ghostuser\nsecurity_level: authPriv\nauth_password: ghostpass1\npriv_password: ghostpass2\n");
   {
     // A request net-snmp cannot build, on an authenticated session.
@@ -619,8 +634,9 @@ TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
     SCOPED_TRACE(c.file);
     boost::asio::io_context io;
     std::vector<std::unique_ptr<Driver>> drivers;
-    drivers.push_back(makeDriver(io, c.file, "address: 127.0.0.1\nport: " + std::to_string(agent.port()) +
-                                                 "\ncommunity: " + c.file + "\ntimeout: 10s\nretries: 0\n"));
+    drivers.push_back(makeDriver(io, c.file,
+                                 "address: 127.0.0.1\nport: " + std::to_string(agent.port()) +
+                                     "\ncommunity: " + c.file + "\ntimeout: 10s\nretries: 0\n"));
     auto r = pollAll(io, drivers)[0];
     ASSERT_FALSE(r.samples.empty()) << errorsOf(r);
     auto expected = nlohmann::json::parse(std::ifstream(json_path));

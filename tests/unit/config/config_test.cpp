@@ -77,8 +77,8 @@ TEST(ConfigTest, LoadsEverySection) {
 // storage.deadband: the history store's tolerances and heartbeat (issue 14).
 TEST(ConfigTest, StorageDeadbandIsReadAndChecked) {
   const std::string base = "targets: [{name: a, driver: sim}]\nstorage:\n  deadband: ";
-  auto config = loadConfigText(base + "{heartbeat: 5m, power_db: 0.1, ber_decades: 0.5, finding_context_rows: 3}\n",
-                               "test.yaml");
+  auto config =
+      loadConfigText(base + "{heartbeat: 5m, power_db: 0.1, ber_decades: 0.5, finding_context_rows: 3}\n", "test.yaml");
   ASSERT_TRUE(config) << config.error().format();
   EXPECT_EQ(config->storage.deadband.heartbeat, std::chrono::minutes(5));
   EXPECT_EQ(config->storage.deadband.power_db, 0.1);
@@ -235,7 +235,8 @@ TEST(ShardTest, EveryTargetLandsInExactlyOneShard) {
       EXPECT_EQ(owners, 1) << name << " total=" << total;
     }
     for (std::uint32_t index = 0; index < total; ++index) {
-      EXPECT_GT(per_shard[index], 1000 / static_cast<int>(total) / 2) << "shard " << index << " of " << total << " is starved";
+      EXPECT_GT(per_shard[index], 1000 / static_cast<int>(total) / 2)
+          << "shard " << index << " of " << total << " is starved";
     }
   }
 }
@@ -265,8 +266,9 @@ namespace opticsd {
 namespace {
 
 TEST(ConfigTest, DuplicateKeysAreRefusedNamingBothLines) {
-  const ConfigIssue issue = onlyIssue("listen: {address: 127.0.0.1:9000}\ntargets: [{name: a, driver: sim}]\n"
-                                      "listen: {address: 127.0.0.1:9001}\n");
+  const ConfigIssue issue = onlyIssue(
+      "listen: {address: 127.0.0.1:9000}\ntargets: [{name: a, driver: sim}]\n"
+      "listen: {address: 127.0.0.1:9001}\n");
   EXPECT_EQ(issue.key, "listen");
   EXPECT_EQ(issue.line, 3);
   EXPECT_NE(issue.message.find("line 1 and again on line 3"), std::string::npos) << issue.message;
@@ -287,9 +289,10 @@ TEST(ConfigTest, AMisspelledKeyIsNamedWithTheKeyItMeant) {
 }
 
 TEST(ConfigTest, ProblemsAreListedInFileOrder) {
-  auto result = loadConfigText("targets: [{name: a, driver: sim}]\nlog_level: loud\npoll: {jitter: 0.9}\n"
-                               "listen: {address: nowhere}\n",
-                               "t.yaml");
+  auto result = loadConfigText(
+      "targets: [{name: a, driver: sim}]\nlog_level: loud\npoll: {jitter: 0.9}\n"
+      "listen: {address: nowhere}\n",
+      "t.yaml");
   ASSERT_FALSE(result);
   ASSERT_EQ(result.error().issues.size(), 3u) << result.error().format();
   EXPECT_EQ(result.error().issues[0].line, 2);
@@ -360,9 +363,9 @@ TEST(ConfigTest, ConnectionLimitsAreListenKeysCheckedAtLoad) {
       {"max_conections: 10", "unknown key 'max_conections'"},
   };
   for (const auto& [keys, message] : bad) {
-    const auto result = loadConfigText(std::string("listen: {address: '127.0.0.1:9464', ") + keys +
-                                           "}\ntargets: [{name: a, driver: sim}]\n",
-                                       "t.yaml");
+    const auto result = loadConfigText(
+        std::string("listen: {address: '127.0.0.1:9464', ") + keys + "}\ntargets: [{name: a, driver: sim}]\n",
+        "t.yaml");
     ASSERT_FALSE(result) << keys;
     EXPECT_NE(result.error().format().find(message), std::string::npos) << keys << ": " << result.error().format();
   }

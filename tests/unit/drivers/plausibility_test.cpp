@@ -18,14 +18,15 @@ TEST(Plausibility, EveryMetricHasARangeThatHoldsItsRealValues) {
   s.module.set(ModuleMetric::kPreFecBerRatio, 0.0);
   Lane lane;
   lane.values.set(LaneMetric::kRxPowerDbm, kNoLightFloorDbm);
-  lane.values.set(LaneMetric::kTxPowerDbm, 8.16);           // 6.5535 mW
+  lane.values.set(LaneMetric::kTxPowerDbm, 8.16);            // 6.5535 mW
   lane.values.set(LaneMetric::kTxBiasMilliamperes, 524.28);  // CMIS u16 x 2 uA x multiplier 4
   lane.values.set(LaneMetric::kEsnrDecibels, 255.99);        // VDM u16 / 256
   s.lanes.push_back(lane);
   const Sample before = s;
   EXPECT_EQ(dropImplausibleValues(s), 0u);
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  EXPECT_EQ(s.lanes[0].values[LaneMetric::kTxBiasMilliamperes], before.lanes[0].values[LaneMetric::kTxBiasMilliamperes]);
+  EXPECT_EQ(s.lanes[0].values[LaneMetric::kTxBiasMilliamperes],
+            before.lanes[0].values[LaneMetric::kTxBiasMilliamperes]);
 }
 
 TEST(Plausibility, OutOfRangeAndNonFiniteValuesBecomeNotReported) {

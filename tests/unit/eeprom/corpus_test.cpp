@@ -4,12 +4,11 @@
 // Skips when the data directory is absent.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "tests/unit/eeprom/fixture.hpp"
@@ -50,7 +49,8 @@ std::string rtrim(std::string s) {
 
 // A SONiC value: number, "-inf" (0 mW), or "N/A" (not reported). SONiC rounds mW to 3 decimals
 // before taking dBm, so dBm comparisons allow 5e-3 dB.
-void expectValue(const nlohmann::json& want, const std::optional<double>& got, double tolerance, const std::string& what) {
+void expectValue(const nlohmann::json& want, const std::optional<double>& got, double tolerance,
+                 const std::string& what) {
   if (want.is_string() && want.get<std::string>() == "N/A") {
     EXPECT_FALSE(got) << what;
   } else if (want.is_string() && want.get<std::string>() == "-inf") {
@@ -102,10 +102,9 @@ TEST(EepromCorpus, MatchesSonicOracle) {
     const auto& t = oracle.at("thresholds");
     auto th = [&](const std::optional<Thresholds>& got, const char* prefix, double tol) {
       const std::string p = prefix;
-      for (const auto& [suffix, member] : {std::pair{"highalarm", &Thresholds::high_alarm},
-                                            std::pair{"lowalarm", &Thresholds::low_alarm},
-                                            std::pair{"highwarning", &Thresholds::high_warning},
-                                            std::pair{"lowwarning", &Thresholds::low_warning}}) {
+      for (const auto& [suffix, member] :
+           {std::pair{"highalarm", &Thresholds::high_alarm}, std::pair{"lowalarm", &Thresholds::low_alarm},
+            std::pair{"highwarning", &Thresholds::high_warning}, std::pair{"lowwarning", &Thresholds::low_warning}}) {
         if (!t.contains(p + suffix)) continue;
         expectValue(t.at(p + suffix), got ? (*got).*member : std::nullopt, tol, p + suffix);
       }
@@ -168,7 +167,8 @@ TEST(EepromCorpus, MatchesGoEthtoolAssertions) {
       } else if (key == "eeprom.GetPowerClass().GetMaxPower") {
         EXPECT_DOUBLE_EQ(s.identity.max_power_watts.value_or(-1), number);
       } else if (key == "eeprom.GetDateCode (YYMMDD)") {
-        EXPECT_EQ(s.identity.date_code, "20" + value.substr(0, 2) + "-" + value.substr(2, 2) + "-" + value.substr(4, 2));
+        EXPECT_EQ(s.identity.date_code,
+                  "20" + value.substr(0, 2) + "-" + value.substr(2, 2) + "-" + value.substr(4, 2));
       } else if (key == "len(lasers)") {
         EXPECT_EQ(s.lanes.size(), static_cast<std::size_t>(number));
       } else if (key == "eeprom.SupportsMonitoring") {

@@ -35,14 +35,14 @@ TEST(Sff8472Golden, InternalCalibrationNegativeTemperatureAndDarkRx) {
   EXPECT_FALSE(id.cable_length_m);  // optics have a reach, not a cable length
 
   EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kTemperatureCelsius], -5.5);  // 0xFA80 = -1408 / 256
-  EXPECT_NEAR(*s.module[ModuleMetric::kSupplyVoltageVolts], 3.3, 1e-9);   // 33000 x 100 uV
+  EXPECT_NEAR(*s.module[ModuleMetric::kSupplyVoltageVolts], 3.3, 1e-9);  // 33000 x 100 uV
   ASSERT_EQ(s.lanes.size(), 1u);
-  EXPECT_NEAR(lane(s, 1, LaneMetric::kTxBiasMilliamperes), 6.0, 1e-9);      // 3000 x 2 uA
-  EXPECT_NEAR(lane(s, 1, LaneMetric::kTxPowerDbm), -3.0103, kDb);           // 10 log10(0.5 mW)
-  EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kRxPowerDbm), -40.0);             // 0 mW: the floor
+  EXPECT_NEAR(lane(s, 1, LaneMetric::kTxBiasMilliamperes), 6.0, 1e-9);  // 3000 x 2 uA
+  EXPECT_NEAR(lane(s, 1, LaneMetric::kTxPowerDbm), -3.0103, kDb);       // 10 log10(0.5 mW)
+  EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kRxPowerDbm), -40.0);         // 0 mW: the floor
   EXPECT_EQ(s.lanes[0].status.rx_no_light, true);
   EXPECT_EQ(s.lanes[0].status.tx_no_light, false);
-  EXPECT_EQ(s.lanes[0].status.rx_los, true);    // A2h byte 110 bit 1
+  EXPECT_EQ(s.lanes[0].status.rx_los, true);     // A2h byte 110 bit 1
   EXPECT_EQ(s.lanes[0].status.tx_fault, false);  // bit 2
 
   const auto& t = *s.thresholds(ModuleMetric::kTemperatureCelsius);
@@ -52,10 +52,10 @@ TEST(Sff8472Golden, InternalCalibrationNegativeTemperatureAndDarkRx) {
   EXPECT_DOUBLE_EQ(*t.low_warning, -5.0);
   EXPECT_NEAR(*s.thresholds(ModuleMetric::kSupplyVoltageVolts)->low_warning, 3.135, 1e-9);
   EXPECT_NEAR(*s.thresholds(LaneMetric::kTxBiasMilliamperes)->high_alarm, 12.0, 1e-9);
-  EXPECT_NEAR(*s.thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 0.0, kDb);      // 1.0 mW
-  EXPECT_NEAR(*s.thresholds(LaneMetric::kTxPowerDbm)->low_alarm, -10.0, kDb);     // 0.1 mW
-  EXPECT_NEAR(*s.thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -20.0, kDb);     // 0.01 mW
-  EXPECT_NEAR(*s.thresholds(LaneMetric::kRxPowerDbm)->low_warning, -18.013, kDb); // 0.0158 mW
+  EXPECT_NEAR(*s.thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 0.0, kDb);       // 1.0 mW
+  EXPECT_NEAR(*s.thresholds(LaneMetric::kTxPowerDbm)->low_alarm, -10.0, kDb);      // 0.1 mW
+  EXPECT_NEAR(*s.thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -20.0, kDb);      // 0.01 mW
+  EXPECT_NEAR(*s.thresholds(LaneMetric::kRxPowerDbm)->low_warning, -18.013, kDb);  // 0.0158 mW
 
   // A2h byte 113 bit 6 Rx power low alarm; 116 bit 6 temp low warning; 117 bit 6 Rx low warning.
   EXPECT_TRUE(laneFlags(s, 1, LaneMetric::kRxPowerDbm).low_alarm);
@@ -130,14 +130,14 @@ TEST(Sff8636Golden, PagedQsfp28) {
   EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kTemperatureCelsius], 41.25);
   EXPECT_NEAR(*s.module[ModuleMetric::kSupplyVoltageVolts], 3.25, 1e-9);
   ASSERT_EQ(s.lanes.size(), 4u);
-  EXPECT_NEAR(lane(s, 1, LaneMetric::kRxPowerDbm), 0.0, kDb);       // 1.0 mW
-  EXPECT_DOUBLE_EQ(lane(s, 2, LaneMetric::kRxPowerDbm), -40.0);     // 0 mW
-  EXPECT_NEAR(lane(s, 3, LaneMetric::kRxPowerDbm), -3.0, kDb);      // 0.5012 mW
-  EXPECT_DOUBLE_EQ(lane(s, 4, LaneMetric::kRxPowerDbm), -40.0);     // 0.0001 mW is the floor
+  EXPECT_NEAR(lane(s, 1, LaneMetric::kRxPowerDbm), 0.0, kDb);    // 1.0 mW
+  EXPECT_DOUBLE_EQ(lane(s, 2, LaneMetric::kRxPowerDbm), -40.0);  // 0 mW
+  EXPECT_NEAR(lane(s, 3, LaneMetric::kRxPowerDbm), -3.0, kDb);   // 0.5012 mW
+  EXPECT_DOUBLE_EQ(lane(s, 4, LaneMetric::kRxPowerDbm), -40.0);  // 0.0001 mW is the floor
   EXPECT_EQ(s.lanes[3].status.rx_no_light, true);
   EXPECT_NEAR(lane(s, 4, LaneMetric::kTxBiasMilliamperes), 6.6, 1e-9);
-  EXPECT_NEAR(lane(s, 1, LaneMetric::kTxPowerDbm), -1.0, kDb);      // 0.7943 mW
-  EXPECT_NEAR(lane(s, 3, LaneMetric::kTxPowerDbm), 1.0, kDb);       // 1.2589 mW
+  EXPECT_NEAR(lane(s, 1, LaneMetric::kTxPowerDbm), -1.0, kDb);  // 0.7943 mW
+  EXPECT_NEAR(lane(s, 3, LaneMetric::kTxPowerDbm), 1.0, kDb);   // 1.2589 mW
   EXPECT_EQ(s.lanes[3].status.tx_no_light, true);
   // Byte 3 = 0x21: Rx1 LOS, Tx2 LOS; byte 4 = 0x04: Tx3 fault; byte 5 = 0x08: Rx4 LOL.
   EXPECT_EQ(s.lanes[0].status.rx_los, true);
@@ -160,7 +160,7 @@ TEST(Sff8636Golden, PagedQsfp28) {
   EXPECT_NEAR(*s.thresholds(LaneMetric::kRxPowerDbm)->high_alarm, 5.0, kDb);  // 3.1623 mW
   EXPECT_NEAR(*s.thresholds(LaneMetric::kTxBiasMilliamperes)->low_warning, 2.0, 1e-9);
   EXPECT_NEAR(*s.thresholds(LaneMetric::kTxPowerDbm)->low_alarm, -9.0, kDb);  // 0.1259 mW
-  EXPECT_TRUE(advertisedPages(memory).empty());  // page 03h already there
+  EXPECT_TRUE(advertisedPages(memory).empty());                               // page 03h already there
 }
 
 TEST(Sff8636Golden, FlatMemorySkipsPage03) {
@@ -184,10 +184,10 @@ TEST(CmisGolden, QsfpDd400gDr4WithVdm) {
   EXPECT_EQ(id.form_factor, "QSFP-DD");
   EXPECT_EQ(id.spec_revision, "CMIS 5.0");
   EXPECT_EQ(id.firmware_version, "2.7");
-  EXPECT_EQ(id.media, "400GBASE-DR4");       // MediaType SMF, media ID 1Ch
+  EXPECT_EQ(id.media, "400GBASE-DR4");  // MediaType SMF, media ID 1Ch
   EXPECT_DOUBLE_EQ(id.lane_rate_gbps.value_or(0), 100.0);
   EXPECT_EQ(id.modulation, Modulation::kPam4);
-  EXPECT_EQ(id.power_class, 6);              // bits 7-5 = 5
+  EXPECT_EQ(id.power_class, 6);  // bits 7-5 = 5
   EXPECT_DOUBLE_EQ(id.max_power_watts.value_or(0), 12.0);
   EXPECT_DOUBLE_EQ(id.wavelength_nm.value_or(0), 1310.0);  // 26200 x 0.05 nm
   EXPECT_EQ(id.date_code, "2024-02-29");
@@ -205,13 +205,13 @@ TEST(CmisGolden, QsfpDd400gDr4WithVdm) {
   EXPECT_EQ(id.default_application, true);
   ASSERT_EQ(s.lanes.size(), 4u);
   EXPECT_EQ(s.lanes[3].number, 4);
-  EXPECT_NEAR(lane(s, 1, LaneMetric::kTxPowerDbm), 0.0, kDb);        // 1.0 mW
-  EXPECT_NEAR(lane(s, 2, LaneMetric::kTxPowerDbm), 0.4139, kDb);     // 1.1 mW
+  EXPECT_NEAR(lane(s, 1, LaneMetric::kTxPowerDbm), 0.0, kDb);            // 1.0 mW
+  EXPECT_NEAR(lane(s, 2, LaneMetric::kTxPowerDbm), 0.4139, kDb);         // 1.1 mW
   EXPECT_NEAR(lane(s, 1, LaneMetric::kTxBiasMilliamperes), 12.0, 1e-9);  // 3000 x 2 uA x 2
   EXPECT_NEAR(lane(s, 2, LaneMetric::kTxBiasMilliamperes), 12.4, 1e-9);
   EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kRxPowerDbm), -40.0);
   EXPECT_EQ(s.lanes[0].status.rx_no_light, true);
-  EXPECT_NEAR(lane(s, 2, LaneMetric::kRxPowerDbm), -2.9243, kDb);    // 0.51 mW
+  EXPECT_NEAR(lane(s, 2, LaneMetric::kRxPowerDbm), -2.9243, kDb);  // 0.51 mW
   EXPECT_EQ(s.lanes[1].status.tx_fault, true);
   EXPECT_EQ(s.lanes[0].status.tx_fault, false);
   EXPECT_EQ(s.lanes[0].status.rx_los, true);
@@ -223,17 +223,17 @@ TEST(CmisGolden, QsfpDd400gDr4WithVdm) {
 
   EXPECT_DOUBLE_EQ(*s.thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm, 80.0);
   EXPECT_NEAR(*s.thresholds(LaneMetric::kTxBiasMilliamperes)->high_alarm, 40.0, 1e-9);  // 10000 x 2 uA x 2
-  EXPECT_NEAR(*s.thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 7.0, kDb);           // 5.0119 mW
-  EXPECT_NEAR(*s.thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -14.0012, kDb);       // 0.0398 mW
+  EXPECT_NEAR(*s.thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 7.0, kDb);            // 5.0119 mW
+  EXPECT_NEAR(*s.thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -14.0012, kDb);        // 0.0398 mW
 
   // VDM: F16 m x 10^(e-24).
   EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kLaserTemperatureCelsius], 52.0);  // hottest of 50.5, 52.0
   EXPECT_DOUBLE_EQ(*s.thresholds(ModuleMetric::kLaserTemperatureCelsius)->high_alarm, 75.0);
   EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kLaserAgeRatio], 0.37);
-  EXPECT_NEAR(lane(s, 1, LaneMetric::kPreFecBerRatio), 2.4e-4, 1e-18);   // m=24, e=19
-  EXPECT_NEAR(lane(s, 2, LaneMetric::kPreFecBerRatio), 1e-7, 1e-20);     // m=1000, e=14
-  EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kPreFecBerMinRatio), 0.0);     // 0x0000
-  EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kPreFecBerMaxRatio), 2047e7);  // 0xFFFF: m=2047, e=31
+  EXPECT_NEAR(lane(s, 1, LaneMetric::kPreFecBerRatio), 2.4e-4, 1e-18);       // m=24, e=19
+  EXPECT_NEAR(lane(s, 2, LaneMetric::kPreFecBerRatio), 1e-7, 1e-20);         // m=1000, e=14
+  EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kPreFecBerMinRatio), 0.0);         // 0x0000
+  EXPECT_DOUBLE_EQ(lane(s, 1, LaneMetric::kPreFecBerMaxRatio), 2047e7);      // 0xFFFF: m=2047, e=31
   EXPECT_NEAR(lane(s, 1, LaneMetric::kPreFecBerAvgRatio), 2047e-24, 1e-36);  // 0x07FF: e=0
   for (const Lane& l : s.lanes) {
     EXPECT_FALSE(l.values[LaneMetric::kHostPreFecBerRatio]) << "host lane 8's BER on lane " << l.number;
@@ -258,8 +258,8 @@ TEST(CmisGolden, AdvertisedPagesFollowPage01AndVdmAdvertising) {
   }
   // Only lower + 00h: banks and VDM unknown, so the three core pages.
   const std::vector<PageRequest> first = advertisedPages(initial);
-  const std::vector<PageRequest> want_first = {{0x50, 0, 0x01, 128, 128}, {0x50, 0, 0x02, 128, 128},
-                                               {0x50, 0, 0x11, 128, 128}};
+  const std::vector<PageRequest> want_first = {
+      {0x50, 0, 0x01, 128, 128}, {0x50, 0, 0x02, 128, 128}, {0x50, 0, 0x11, 128, 128}};
   EXPECT_EQ(first, want_first);
   // Once 01h says VDM: 2Fh and group 1 (20h, 24h, 28h) and 2Ch.
   for (const auto& p : full.pages()) {
@@ -280,18 +280,19 @@ TEST(CmisGolden, TwoBanksGiveSixteenLanes) {
   EXPECT_EQ(s.identity.media, "800G-SR8");
   ASSERT_EQ(s.lanes.size(), 16u);
   EXPECT_EQ(s.lanes[15].number, 16);
-  EXPECT_EQ(s.lanes[5].status.data_path_state, 1);   // byte 130 bits 7-4
+  EXPECT_EQ(s.lanes[5].status.data_path_state, 1);  // byte 130 bits 7-4
   EXPECT_EQ(s.lanes[4].status.data_path_state, 4);
-  EXPECT_DOUBLE_EQ(lane(s, 9, LaneMetric::kRxPowerDbm), -40.0);          // bank 1 lane 1 dark
-  EXPECT_NEAR(lane(s, 10, LaneMetric::kRxPowerDbm), -6.7778, kDb);       // bank 1: 2100 x 0.1 uW
-  EXPECT_NEAR(lane(s, 2, LaneMetric::kRxPowerDbm), -2.9243, kDb);        // bank 0: 5100 x 0.1 uW
-  EXPECT_NEAR(lane(s, 16, LaneMetric::kTxPowerDbm), 2.3045, kDb);        // 1.7 mW
-  EXPECT_EQ(s.lanes[9].status.tx_fault, true);                          // bank 1 lane 2
+  EXPECT_DOUBLE_EQ(lane(s, 9, LaneMetric::kRxPowerDbm), -40.0);     // bank 1 lane 1 dark
+  EXPECT_NEAR(lane(s, 10, LaneMetric::kRxPowerDbm), -6.7778, kDb);  // bank 1: 2100 x 0.1 uW
+  EXPECT_NEAR(lane(s, 2, LaneMetric::kRxPowerDbm), -2.9243, kDb);   // bank 0: 5100 x 0.1 uW
+  EXPECT_NEAR(lane(s, 16, LaneMetric::kTxPowerDbm), 2.3045, kDb);   // 1.7 mW
+  EXPECT_EQ(s.lanes[9].status.tx_fault, true);                      // bank 1 lane 2
 
   // Without bank 1's page 11h: lanes 9-16 are reported missing, the rest decodes.
   ModuleMemory partial;
   for (const auto& p : memory.pages()) {
-    if (!(p.key.bank == 1 && p.key.page == 0x11)) partial.write(p.key.i2c_address, p.key.bank, p.key.page, p.key.upper ? 128 : 0, p.bytes);
+    if (!(p.key.bank == 1 && p.key.page == 0x11))
+      partial.write(p.key.i2c_address, p.key.bank, p.key.page, p.key.upper ? 128 : 0, p.bytes);
   }
   decodeModule(partial, s);
   ASSERT_EQ(s.issues.size(), 1u);
@@ -312,9 +313,9 @@ TEST(CmisGolden, FlatMemoryPassiveCopper) {
   EXPECT_EQ(s.identity.passive_copper, true);
   EXPECT_EQ(s.identity.has_diagnostics, false);
   EXPECT_EQ(s.identity.connector, "No separable connector");
-  EXPECT_DOUBLE_EQ(s.identity.cable_length_m.value_or(0), 2.5);  // 0x19: 25 x 0.1 m
+  EXPECT_DOUBLE_EQ(s.identity.cable_length_m.value_or(0), 2.5);   // 0x19: 25 x 0.1 m
   EXPECT_DOUBLE_EQ(s.identity.lane_rate_gbps.value_or(0), 50.0);  // host 400G CR8
-  EXPECT_FALSE(s.module[ModuleMetric::kTemperatureCelsius]);     // flat, reads 0: not implemented
+  EXPECT_FALSE(s.module[ModuleMetric::kTemperatureCelsius]);      // flat, reads 0: not implemented
   EXPECT_EQ(s.lanes.size(), 8u);
   EXPECT_TRUE(advertisedPages(memory).empty());  // flat memory: no upper pages to ask for
 }

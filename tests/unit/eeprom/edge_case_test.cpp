@@ -39,12 +39,12 @@ void expectAllFinite(const Sample& s) {
 
 TEST(VdmF16, CornerValues) {
   EXPECT_EQ(decodeF16(0x0000), 0.0);
-  EXPECT_DOUBLE_EQ(decodeF16(0xFFFF), 2047e7);              // m = 2047, e = 31 -> 2047 x 10^7
-  EXPECT_DOUBLE_EQ(decodeF16(0x07FF), 2047e-24);            // e = 0
-  EXPECT_DOUBLE_EQ(decodeF16(0xF800), 0.0);                 // mantissa 0, any exponent
-  EXPECT_DOUBLE_EQ(decodeF16((24u << 11) | 1u), 1.0);       // e = 24 -> 10^0
-  EXPECT_DOUBLE_EQ(decodeF16((19u << 11) | 24u), 2.4e-4);   // typical PAM4 BER
-  EXPECT_DOUBLE_EQ(decodeF16((12u << 11) | 1u), 1e-12);     // the NRZ alert level
+  EXPECT_DOUBLE_EQ(decodeF16(0xFFFF), 2047e7);             // m = 2047, e = 31 -> 2047 x 10^7
+  EXPECT_DOUBLE_EQ(decodeF16(0x07FF), 2047e-24);           // e = 0
+  EXPECT_DOUBLE_EQ(decodeF16(0xF800), 0.0);                // mantissa 0, any exponent
+  EXPECT_DOUBLE_EQ(decodeF16((24u << 11) | 1u), 1.0);      // e = 24 -> 10^0
+  EXPECT_DOUBLE_EQ(decodeF16((19u << 11) | 24u), 2.4e-4);  // typical PAM4 BER
+  EXPECT_DOUBLE_EQ(decodeF16((12u << 11) | 1u), 1e-12);    // the NRZ alert level
 }
 
 TEST(VdmTypes, KnownAndUnknown) {
@@ -135,7 +135,7 @@ TEST(Truncated, HalfReadPageKeepsWhatWasRead) {
   decodeModule(part, s);
   EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kTemperatureCelsius], 41.25);
   EXPECT_NEAR(*s.lanes[0].values[LaneMetric::kRxPowerDbm], 0.0, 1e-3);
-  EXPECT_FALSE(s.lanes[3].values[LaneMetric::kRxPowerDbm]);      // bytes 40-41 not read
+  EXPECT_FALSE(s.lanes[3].values[LaneMetric::kRxPowerDbm]);  // bytes 40-41 not read
   EXPECT_FALSE(s.lanes[0].values[LaneMetric::kTxBiasMilliamperes]);
   EXPECT_FALSE(s.issues.empty());  // page 00h (and 03h) missing are reported
 }
@@ -192,14 +192,16 @@ std::string describe(const Sample& s) {
     opt(" ha", t->high_alarm), opt(" la", t->low_alarm), opt(" hw", t->high_warning), opt(" lw", t->low_warning);
   };
   auto flags = [&](const std::optional<AlarmFlags>& f) {
-    out += !f ? "-" : (std::string(f->high_alarm ? "A" : "a") + (f->low_alarm ? "L" : "l") + (f->high_warning ? "W" : "w") +
-                       (f->low_warning ? "V" : "v"));
+    out += !f ? "-"
+              : (std::string(f->high_alarm ? "A" : "a") + (f->low_alarm ? "L" : "l") + (f->high_warning ? "W" : "w") +
+                 (f->low_warning ? "V" : "v"));
     out += "\n";
   };
   const ModuleIdentity& id = s.identity;
-  out += std::string(toString(id.family)) + "|" + id.form_factor + "|" + id.media + "|" + id.vendor + "|" + id.vendor_oui +
-         "|" + id.part_number + "|" + id.revision + "|" + id.serial + "|" + id.date_code + "|" + id.connector + "|" +
-         id.firmware_version + "|" + id.spec_revision + "|" + std::string(toString(id.modulation)) + "\n";
+  out += std::string(toString(id.family)) + "|" + id.form_factor + "|" + id.media + "|" + id.vendor + "|" +
+         id.vendor_oui + "|" + id.part_number + "|" + id.revision + "|" + id.serial + "|" + id.date_code + "|" +
+         id.connector + "|" + id.firmware_version + "|" + id.spec_revision + "|" +
+         std::string(toString(id.modulation)) + "\n";
   opt("id", id.sff8024_identifier), opt("wl", id.wavelength_nm), opt("len", id.cable_length_m);
   opt("pc", id.power_class), opt("maxp", id.max_power_watts), opt("rate", id.lane_rate_gbps);
   opt("ddm", id.has_diagnostics), opt("passive", id.passive_copper);
@@ -227,16 +229,17 @@ std::string describe(const Sample& s) {
 // Decoding module B into a Sample that held module A gives what a fresh Sample gets, for every pair.
 TEST(Reuse, EveryPairOfModulesDecodesAsIfFresh) {
   std::vector<std::pair<std::string, ModuleMemory>> modules;
-  for (const char* name : {"synthetic-sfp-internal-cal", "synthetic-sfp-external-cal", "synthetic-sfp-no-ddm",
-                           "synthetic-qsfp28-sr4", "synthetic-qsfp28-flat", "synthetic-cmis-400g-dr4",
-                           "synthetic-cmis-osfp-2banks", "synthetic-cmis-flat-dac"}) {
+  for (const char* name :
+       {"synthetic-sfp-internal-cal", "synthetic-sfp-external-cal", "synthetic-sfp-no-ddm", "synthetic-qsfp28-sr4",
+        "synthetic-qsfp28-flat", "synthetic-cmis-400g-dr4", "synthetic-cmis-osfp-2banks", "synthetic-cmis-flat-dac"}) {
     modules.emplace_back(name, loadFixture(name));
   }
   modules.emplace_back("empty", ModuleMemory{});
   modules.emplace_back("unknown type", filled(0x7e, 0x41, {0}));
   modules.emplace_back("qsfp28 all 0xff", filled(0x11, 0xff, {0, 3}));
   ModuleMemory lower_only;  // lower memory only: the identity fields are missing, not left over
-  lower_only.write(kI2cAddressA0, 0, 0, 0, std::span(loadFixture("synthetic-cmis-400g-dr4").find({0x50, 0, 0, false})->data(), 128));
+  lower_only.write(kI2cAddressA0, 0, 0, 0,
+                   std::span(loadFixture("synthetic-cmis-400g-dr4").find({0x50, 0, 0, false})->data(), 128));
   modules.emplace_back("cmis lower only", lower_only);
   for (const auto& [first_name, first] : modules) {
     for (const auto& [second_name, second] : modules) {
@@ -265,9 +268,9 @@ TEST(DecodeFields, Sff8472RateEncodingAndLinkLengths) {
   decodeModule(m, s);
   EXPECT_EQ(s.identity.encoding, "64B/66B");                                      // byte 11 = 06h (SFF-8472)
   EXPECT_NEAR(s.identity.nominal_signalling_rate_gbaud.value_or(0), 10.3, 1e-9);  // 103 x 100 MBd
-  EXPECT_DOUBLE_EQ(s.identity.link_lengths.smf_m.value_or(0), 10000.0);          // byte 15 = 100 x 100 m
-  EXPECT_DOUBLE_EQ(s.identity.link_lengths.om2_m.value_or(0), 300.0);            // byte 16 = 30 x 10 m
-  EXPECT_FALSE(s.identity.link_lengths.om1_m);                                   // 0: not given
+  EXPECT_DOUBLE_EQ(s.identity.link_lengths.smf_m.value_or(0), 10000.0);           // byte 15 = 100 x 100 m
+  EXPECT_DOUBLE_EQ(s.identity.link_lengths.om2_m.value_or(0), 300.0);             // byte 16 = 30 x 10 m
+  EXPECT_FALSE(s.identity.link_lengths.om1_m);                                    // 0: not given
   EXPECT_FALSE(s.identity.link_lengths.om4_m);
   EXPECT_DOUBLE_EQ(s.identity.link_lengths.om3_m.value_or(0), 400.0);  // byte 19 = 40 x 10 m
   EXPECT_TRUE(s.identity.hardware_revision.empty());                   // CMIS only
@@ -277,7 +280,7 @@ TEST(DecodeFields, Sff8636EncodingRateAndTechnology) {
   const Sample s = decodeFixture("synthetic-qsfp28-sr4");
   EXPECT_EQ(s.identity.encoding, "64B/66B");  // byte 139 = 05h in SFF-8636's reading
   EXPECT_NEAR(s.identity.nominal_signalling_rate_gbaud.value_or(0), 25.75, 1e-9);  // FFh: byte 222 = 103 x 250 MBd
-  EXPECT_EQ(s.identity.media_technology, "850 nm VCSEL");                        // byte 147 bits 7-4 = 0
+  EXPECT_EQ(s.identity.media_technology, "850 nm VCSEL");                          // byte 147 bits 7-4 = 0
   EXPECT_FALSE(s.identity.link_lengths.smf_m);
 }
 
@@ -291,7 +294,7 @@ TEST(DecodeFields, CmisHardwareRevisionTechnologyLengthsAndVdmFlag) {
   EXPECT_EQ(s.identity.media_technology, "1310 nm EML");  // byte 212 = 06h
   EXPECT_DOUBLE_EQ(s.identity.link_lengths.smf_m.value_or(0), 10000.0);
   EXPECT_FALSE(s.identity.link_lengths.om5_m);  // byte 133 = 0
-  EXPECT_EQ(s.identity.vdm_supported, true);     // page 01h byte 142 bit 6
+  EXPECT_EQ(s.identity.vdm_supported, true);    // page 01h byte 142 bit 6
   EXPECT_FALSE(s.identity.nominal_signalling_rate_gbaud);
   EXPECT_EQ(decodeFixture("synthetic-cmis-osfp-2banks").identity.vdm_supported, false);
 }

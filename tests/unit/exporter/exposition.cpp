@@ -44,8 +44,7 @@ HttpResponse parseResponse(const std::string& raw) {
 
 HttpResponse httpGet(std::uint16_t port, const std::string& path, const std::string& extra_headers) {
   // HTTP/1.0: the server closes when done.
-  return parseResponse(
-      httpExchange(port, "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n" + extra_headers + "\r\n"));
+  return parseResponse(httpExchange(port, "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n" + extra_headers + "\r\n"));
 }
 
 }  // namespace opticsd::test

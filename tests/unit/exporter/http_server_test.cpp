@@ -90,8 +90,8 @@ TEST(HttpServer, OtherPathsAndMethodsAreRefused) {
   ASSERT_TRUE(server);
   EXPECT_EQ(test::httpGet(server->port(), "/").status, 404);
   EXPECT_EQ(test::httpGet(server->port(), "/metricsx").status, 404);
-  const auto post = test::parseResponse(
-      test::httpExchange(server->port(), "POST /metrics HTTP/1.0\r\nContent-Length: 0\r\n\r\n"));
+  const auto post =
+      test::parseResponse(test::httpExchange(server->port(), "POST /metrics HTTP/1.0\r\nContent-Length: 0\r\n\r\n"));
   EXPECT_EQ(post.status, 405);
   EXPECT_THAT(post.headers, HasSubstr("Allow: GET, HEAD"));
 }
@@ -128,8 +128,9 @@ TEST(HttpServer, HostileRequestsGetAnErrorAndTheConnectionCloses) {
   EXPECT_EQ(test::parseResponse(test::httpExchange(server->port(), huge)).status, 431);
   EXPECT_EQ(test::parseResponse(test::httpExchange(server->port(), "\x16\x03\x01garbage\r\n\r\n")).status, 400);
   // A GET with a body is not what a scraper sends.
-  EXPECT_EQ(test::parseResponse(test::httpExchange(server->port(), "GET /metrics HTTP/1.1\r\nContent-Length: "
-                                                                   "5\r\n\r\nhello"))
+  EXPECT_EQ(test::parseResponse(test::httpExchange(server->port(),
+                                                   "GET /metrics HTTP/1.1\r\nContent-Length: "
+                                                   "5\r\n\r\nhello"))
                 .status,
             400);
   EXPECT_EQ(test::httpGet(server->port(), "/metrics").status, 200);  // still serving
@@ -197,7 +198,8 @@ TEST(HttpServer, ASourceAtItsLimitLosesItsOwnOldestConnection) {
 }
 
 TEST(HttpServer, BadAddressesAndPortsInUseAreErrorValues) {
-  for (const char* listen : {"", "not an address", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:0s", "[::1", "host:80"}) {
+  for (const char* listen :
+       {"", "not an address", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:0s", "[::1", "host:80"}) {
     HttpServerOptions o;
     o.listen = listen;
     auto r = HttpServer::start(o, "/metrics", [] { return wholeBody({}); });
@@ -242,8 +244,8 @@ TEST(HttpServer, ServesTlsWithBasicAuthAndRefusesPlainHttp) {
   auto server = serve(o, {"secret metrics"});
   ASSERT_TRUE(server);
   // base64("prometheus:s3cret")
-  const auto ok = test::parseResponse(httpsGet(
-      server->port(), "GET /metrics HTTP/1.0\r\nAuthorization: Basic cHJvbWV0aGV1czpzM2NyZXQ=\r\n\r\n"));
+  const auto ok = test::parseResponse(
+      httpsGet(server->port(), "GET /metrics HTTP/1.0\r\nAuthorization: Basic cHJvbWV0aGV1czpzM2NyZXQ=\r\n\r\n"));
   EXPECT_EQ(ok.status, 200);
   EXPECT_EQ(ok.body, "secret metrics");
   const auto anonymous = test::parseResponse(httpsGet(server->port(), "GET /metrics HTTP/1.0\r\n\r\n"));

@@ -31,11 +31,19 @@ TEST(LabelValue, ControlCharactersAreHexEscaped) {
 
 TEST(LabelValue, DirectionOverridesAndInvisiblesAreShownNotObeyed) {
   // A sysName of "leaf-7" + U+202E + "21-fael" would display as another switch on a dashboard.
-  EXPECT_EQ(sanitizeLabelValue("leaf-7\xE2\x80\xAE" "21-fael"), "leaf-7\\u202E21-fael");
-  EXPECT_EQ(sanitizeLabelValue("Eth\xE2\x80\x8B" "1"), "Eth\\u200B1");         // zero-width space
-  EXPECT_EQ(sanitizeLabelValue("\xEF\xBB\xBF" "ACME"), "\\uFEFFACME");          // byte-order mark
-  EXPECT_EQ(sanitizeLabelValue("\xC2\x9B" "31m"), "\\u009B31m");                // C1 CSI
-  EXPECT_EQ(sanitizeLabelValue("x\xE2\x81\xA7y"), "x\\u2067y");                // right-to-left isolate
+  EXPECT_EQ(sanitizeLabelValue("leaf-7\xE2\x80\xAE"
+                               "21-fael"),
+            "leaf-7\\u202E21-fael");
+  EXPECT_EQ(sanitizeLabelValue("Eth\xE2\x80\x8B"
+                               "1"),
+            "Eth\\u200B1");  // zero-width space
+  EXPECT_EQ(sanitizeLabelValue("\xEF\xBB\xBF"
+                               "ACME"),
+            "\\uFEFFACME");  // byte-order mark
+  EXPECT_EQ(sanitizeLabelValue("\xC2\x9B"
+                               "31m"),
+            "\\u009B31m");                                       // C1 CSI
+  EXPECT_EQ(sanitizeLabelValue("x\xE2\x81\xA7y"), "x\\u2067y");  // right-to-left isolate
   // Ordinary non-ASCII next to them is untouched.
   EXPECT_EQ(sanitizeLabelValue("\xC3\xBC\xE2\x80\x8F"), "\xC3\xBC\\u200F");
 }

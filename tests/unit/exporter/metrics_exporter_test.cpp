@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
-
 #include <chrono>
 #include <set>
 #include <thread>

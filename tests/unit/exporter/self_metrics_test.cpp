@@ -60,13 +60,24 @@ TEST_F(SelfMetricsTest, DriverChangeReplacesSeries) {
 }
 
 TEST_F(SelfMetricsTest, StoreCountersFollowTotalsAndNeverGoBack) {
-  metrics_.setStoreStats(
-      {.written_total = 10, .dropped_total = 1, .decimated_total = 90, .write_errors_total = 0, .queue_length = 3,
-       .lag_seconds = 1.5});
-  metrics_.setStoreStats({.written_total = 25, .dropped_total = 1, .decimated_total = 225, .write_errors_total = 2,
-                          .queue_length = 0, .lag_seconds = 0.25});
-  metrics_.setStoreStats({.written_total = 5, .dropped_total = 0, .decimated_total = 0, .write_errors_total = 2,
-                          .queue_length = 1, .lag_seconds = 0.5});
+  metrics_.setStoreStats({.written_total = 10,
+                          .dropped_total = 1,
+                          .decimated_total = 90,
+                          .write_errors_total = 0,
+                          .queue_length = 3,
+                          .lag_seconds = 1.5});
+  metrics_.setStoreStats({.written_total = 25,
+                          .dropped_total = 1,
+                          .decimated_total = 225,
+                          .write_errors_total = 2,
+                          .queue_length = 0,
+                          .lag_seconds = 0.25});
+  metrics_.setStoreStats({.written_total = 5,
+                          .dropped_total = 0,
+                          .decimated_total = 0,
+                          .write_errors_total = 2,
+                          .queue_length = 1,
+                          .lag_seconds = 0.5});
   const std::string t = text();
   EXPECT_EQ(valueOf(t, "opticsd_store_samples_written_total"), 25);
   EXPECT_EQ(valueOf(t, "opticsd_store_samples_dropped_total"), 1);

@@ -109,7 +109,7 @@ TEST(RenderedTargets, OnePollIsRenderedOnceAndServedFromTheSameBuffer) {
               ::testing::HasSubstr("opticsd_module_temperature_celsius{target=\"leaf-1\",port=\"Ethernet1\"} 41"));
   std::string whole;
   appendSampleExposition({poll}, whole, SeriesSelection{policy.get(), true, false});
-  EXPECT_EQ(first_text, whole);  // the same bytes as rendering the target whole
+  EXPECT_EQ(first_text, whole);                       // the same bytes as rendering the target whole
   EXPECT_EQ(rendered.families(poll, policy), first);  // same buffers, not re-rendered
   const SharedText packed = rendered.gzip(poll, policy);
   EXPECT_EQ(rendered.gzip(poll, policy), packed);

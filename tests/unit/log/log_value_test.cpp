@@ -26,9 +26,13 @@ TEST(LogValue, ReadableUtf8IsKept) { EXPECT_EQ(logValue("Gr\xC3\xBCn"), "\"Gr\xC
 
 TEST(LogValue, DirectionOverridesAndInvisiblesAreShownNotObeyed) {
   // "leaf-7" followed by RIGHT-TO-LEFT OVERRIDE would flip the rest of the journal line.
-  EXPECT_EQ(logValue("leaf-7\xE2\x80\xAE" "cod"), "\"leaf-7\\u202ecod\"");
-  EXPECT_EQ(logValue("a\xE2\x80\x8B" "b"), "\"a\\u200bb\"");     // zero-width space
-  EXPECT_EQ(logValue("\xEF\xBB\xBFx"), "\"\\ufeffx\"");          // byte-order mark
+  EXPECT_EQ(logValue("leaf-7\xE2\x80\xAE"
+                     "cod"),
+            "\"leaf-7\\u202ecod\"");
+  EXPECT_EQ(logValue("a\xE2\x80\x8B"
+                     "b"),
+            "\"a\\u200bb\"");                                               // zero-width space
+  EXPECT_EQ(logValue("\xEF\xBB\xBFx"), "\"\\ufeffx\"");                     // byte-order mark
   EXPECT_EQ(logValue("\xE2\x81\xA6x\xE2\x81\xA9"), "\"\\u2066x\\u2069\"");  // isolate LRI .. PDI
 }
 

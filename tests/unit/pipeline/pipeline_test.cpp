@@ -1,7 +1,6 @@
 #include "daemon/pipeline/pipeline.hpp"
 
 #include <gtest/gtest.h>
-
 #include <prometheus/registry.h>
 
 namespace opticsd {

@@ -206,7 +206,8 @@ TEST(RemoteWriteConfig, SecretsComeFromFilesOrCredentialsAndNeverIntoErrors) {
 // what it saw. Serves until `requests` requests came.
 class LocalReceiver {
  public:
-  explicit LocalReceiver(unsigned status, int requests) : acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+  explicit LocalReceiver(unsigned status, int requests)
+      : acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
     thread_ = std::thread([this, status, requests] {
       namespace http = boost::beast::http;
       boost::asio::ip::tcp::socket socket(io_);
@@ -262,7 +263,8 @@ RemoteWriteConfig localConfig(const std::string& port) {
 }
 
 void waitForSent(const RemoteWriter& writer, double samples) {
-  for (int i = 0; i < 250 && writer.stats().sent < samples; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < 250 && writer.stats().sent < samples; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
 TEST(RemoteWriter, SendsBasicAuthOrABearerToken) {
@@ -294,7 +296,8 @@ TEST(RemoteWriter, AReceiverRefusingTheCredentialsIsRetriedNotDropped) {
   prometheus::Registry registry;
   RemoteWriter writer(localConfig(receiver.port()), registry);
   writer.push("leaf-1", poll());
-  for (int i = 0; i < 250 && receiver.bodies().size() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < 250 && receiver.bodies().size() < 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_GE(receiver.bodies().size(), 3u);
   EXPECT_GT(writer.stats().retried, 0);
   EXPECT_EQ(writer.stats().dropped, 0);
@@ -322,13 +325,17 @@ TEST(WriteRequestEncoder, TheTargetsRulesSeriesAndOpticsdsOwnMetricsGoOutToo) {
 
   // A histogram goes out as its text exposition's series: buckets, _sum, _count.
   prometheus::Registry registry;
-  auto& h = prometheus::BuildHistogram().Name("opticsd_poll_duration_seconds").Register(registry).Add({}, prometheus::Histogram::BucketBoundaries{1, 5});
+  auto& h = prometheus::BuildHistogram()
+                .Name("opticsd_poll_duration_seconds")
+                .Register(registry)
+                .Add({}, prometheus::Histogram::BucketBoundaries{1, 5});
   h.Observe(2);
   const auto self = decode(encodeFamilies(registry.Collect(), {}).body);
   std::map<std::string, double> values;
   for (const auto& ts : self.timeseries()) {
     std::string key;
-    for (const auto& l : ts.labels()) key += l.name() == "__name__" ? l.value() : "{" + l.name() + "=" + l.value() + "}";
+    for (const auto& l : ts.labels())
+      key += l.name() == "__name__" ? l.value() : "{" + l.name() + "=" + l.value() + "}";
     values[key] = ts.samples(0).value();
   }
   EXPECT_THAT(values, ::testing::ElementsAre(::testing::Pair("opticsd_poll_duration_seconds_bucket{le=+Inf}", 1),

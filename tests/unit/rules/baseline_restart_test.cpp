@@ -4,9 +4,9 @@
 // drifted module; a module swapped while the daemon was down learns its own.
 #include <gtest/gtest.h>
 
+#include "daemon/rules/rules_engine.hpp"
 #include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
-#include "daemon/rules/rules_engine.hpp"
 #include "tests/unit/rules/recording_sink.hpp"
 #include "tests/unit/rules/test_samples.hpp"
 

@@ -35,7 +35,8 @@ const Case kCases[] = {
     {"low_critical_level", "rx_power_low", [](Sample& s) { s.lanes[2].values.set(LaneMetric::kRxPowerDbm, -14.5); },
      "rx_power_dbm=-14.5 dBm below -13 dBm (lane 3)"},
     {"low_level_printed_exactly", "supply_voltage",
-     [](Sample& s) { s.module.set(ModuleMetric::kSupplyVoltageVolts, 3.1); }, "supply_voltage_volts=3.1 V below 3.135 V"},
+     [](Sample& s) { s.module.set(ModuleMetric::kSupplyVoltageVolts, 3.1); },
+     "supply_voltage_volts=3.1 V below 3.135 V"},
     {"module_low_alarm", "module_alarm",
      [](Sample& s) {
        s.lane_thresholds[kRx] = Thresholds{3.0, 2.0, -12.0, -14.0};

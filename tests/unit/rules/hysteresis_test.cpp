@@ -72,8 +72,8 @@ TEST_P(DefaultHysteresis, NBreachesRaiseAndMCleanPollsClear) {
   poll(false);
   EXPECT_EQ(active(), 0) << p.clear_after << " clean polls did not clear";
   ASSERT_EQ(records(), 2);
-  const Finding& cleared = *std::find_if(sink.records.rbegin(), sink.records.rend(),
-                                         [&](const Finding& f) { return f.rule == c.rule; });
+  const Finding& cleared =
+      *std::find_if(sink.records.rbegin(), sink.records.rend(), [&](const Finding& f) { return f.rule == c.rule; });
   ASSERT_TRUE(cleared.end_ms);
   EXPECT_EQ(*cleared.end_ms, t);
 }

@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
+#include "daemon/rules/rules_engine.hpp"
 #include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
-#include "daemon/rules/rules_engine.hpp"
 #include "tests/unit/rules/recording_sink.hpp"
 #include "tests/unit/rules/test_samples.hpp"
 
@@ -67,9 +67,7 @@ TEST(Rules, HysteresisRaisesAfterNAndClearsAfterM) {
   test::RecordingSink sink;
   RulesEngine engine(rules("rules: [{name: temperature_high, raise_after: 3, clear_after: 2}]"), Topology{}, &sink);
   std::int64_t t = 1'000'000;
-  const auto poll = [&](double temperature) {
-    engine.evaluate("sw", {module("p1", t += 30'000, temperature)});
-  };
+  const auto poll = [&](double temperature) { engine.evaluate("sw", {module("p1", t += 30'000, temperature)}); };
   poll(72);
   poll(72);
   EXPECT_EQ(sink.records.size(), 0u) << "two breaching polls must not raise with raise_after 3";
@@ -148,11 +146,17 @@ rules:
                          module("up1", 1000, 40, Modulation::kPam4)});
   const auto families = engine.view()->Collect();
   bool found = false;
-  EXPECT_DOUBLE_EQ(gaugeValue(families, "opticsd_pre_fec_ber_threshold_ratio", {{"port", "nrz1"}, {"severity", "warning"}}, &found), 1e-12);
+  EXPECT_DOUBLE_EQ(
+      gaugeValue(families, "opticsd_pre_fec_ber_threshold_ratio", {{"port", "nrz1"}, {"severity", "warning"}}, &found),
+      1e-12);
   EXPECT_TRUE(found);
-  EXPECT_DOUBLE_EQ(gaugeValue(families, "opticsd_pre_fec_ber_threshold_ratio", {{"port", "pam1"}, {"severity", "warning"}}), 2.4e-6);
-  EXPECT_DOUBLE_EQ(gaugeValue(families, "opticsd_pre_fec_ber_threshold_ratio", {{"port", "pam1"}, {"severity", "critical"}}), 2.4e-5);
-  EXPECT_DOUBLE_EQ(gaugeValue(families, "opticsd_pre_fec_ber_threshold_ratio", {{"port", "up1"}, {"severity", "warning"}}), 1e-9);
+  EXPECT_DOUBLE_EQ(
+      gaugeValue(families, "opticsd_pre_fec_ber_threshold_ratio", {{"port", "pam1"}, {"severity", "warning"}}), 2.4e-6);
+  EXPECT_DOUBLE_EQ(
+      gaugeValue(families, "opticsd_pre_fec_ber_threshold_ratio", {{"port", "pam1"}, {"severity", "critical"}}),
+      2.4e-5);
+  EXPECT_DOUBLE_EQ(
+      gaugeValue(families, "opticsd_pre_fec_ber_threshold_ratio", {{"port", "up1"}, {"severity", "warning"}}), 1e-9);
 
   // 1e-8 breaches on the NRZ port only.
   test::RecordingSink sink;
@@ -168,7 +172,9 @@ rules:
   EXPECT_EQ(sink.records[0].port, "nrz1");
   EXPECT_EQ(sink.records[0].severity, Severity::kCritical);
   const auto f2 = e2.view()->Collect();
-  EXPECT_EQ(gaugeValue(f2, "opticsd_finding", {{"port", "nrz1"}, {"rule", "pre_fec_ber"}, {"severity", "critical"}, {"target", "sw"}}), 1);
+  EXPECT_EQ(gaugeValue(f2, "opticsd_finding",
+                       {{"port", "nrz1"}, {"rule", "pre_fec_ber"}, {"severity", "critical"}, {"target", "sw"}}),
+            1);
   EXPECT_GT(gaugeValue(f2, "opticsd_straggler_suspect_score", {{"port", "nrz1"}}), 0.5);
   EXPECT_EQ(gaugeValue(f2, "opticsd_straggler_suspect_score", {{"port", "pam1"}}), 0);
 }
@@ -214,7 +220,8 @@ rules:
     overrides: [{match: {form_factor: ["OSFP*"]}, warn_below: -5, crit_below: -8}]
 )"),
                       Topology{}, &custom);
-  by_form.evaluate("sw", {opticAt("osfp", -6, "800GBASE-2xFR4", "OSFP"), opticAt("qsfp", -6, "400GBASE-FR4", "QSFP-DD")});
+  by_form.evaluate("sw",
+                   {opticAt("osfp", -6, "800GBASE-2xFR4", "OSFP"), opticAt("qsfp", -6, "400GBASE-FR4", "QSFP-DD")});
   EXPECT_NE(custom.firstRaise("osfp", "rx_power_low"), nullptr);
   EXPECT_EQ(custom.firstRaise("qsfp", "rx_power_low"), nullptr);
 }
@@ -287,8 +294,8 @@ TEST(Rules, SuspectsAreStoredWithTheHostBehindThePort) {
   TempDir dir;
   const auto db = dir.file("history.db");
   std::vector<ConfigIssue> issues;
-  Topology topo = parseTopology(YAML::Load("links: [{switch: sw, ports: p1-4, host: 'gpu-node-{n}', gpu: '3', rail: '4'}]"),
-                                "t.yaml", issues);
+  Topology topo = parseTopology(
+      YAML::Load("links: [{switch: sw, ports: p1-4, host: 'gpu-node-{n}', gpu: '3', rail: '4'}]"), "t.yaml", issues);
   ASSERT_TRUE(issues.empty());
   auto store = openHistory(db);
   ASSERT_TRUE(store);

@@ -27,18 +27,20 @@ constexpr std::int64_t kMinute = 60'000;
 struct Case {
   const char* name;
   ScenarioKind kind;
-  int lane_index;            // lane_failure only
+  int lane_index;  // lane_failure only
   std::int64_t ramp_ms;
-  const char* rule;          // the rule that must flag it
-  TruthSignal signal;        // the ground truth behind that rule
+  const char* rule;    // the rule that must flag it
+  TruthSignal signal;  // the ground truth behind that rule
   Crossing direction;
   // The rule's level in the truth's terms, given the truth at the start.
   double (*level)(const SimSwitch&, int port, int lane);
   bool per_lane_truth;
-  const char* reason_word;   // must appear in the top suspect's reason
+  const char* reason_word;  // must appear in the top suspect's reason
 };
 
-double truthAtStart(const SimSwitch& sw, int port, int lane, TruthSignal s) { return *sw.truthAt(port, lane, s, kEpoch); }
+double truthAtStart(const SimSwitch& sw, int port, int lane, TruthSignal s) {
+  return *sw.truthAt(port, lane, s, kEpoch);
+}
 
 const Case kCases[] = {
     {"dirty_connector", ScenarioKind::kDirtyConnector, -1, 30 * kMinute, "rx_power_low", TruthSignal::kRxPowerDbm,

@@ -1,9 +1,8 @@
 #pragma once
 // Hand-built Samples and a scratch directory for the rules tests.
 
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>

@@ -34,9 +34,7 @@ TEST(PollTimingTest, JitterStaysWithinFraction) {
   }
 }
 
-TEST(PollTimingTest, JitterNeverReachesZero) {
-  EXPECT_GE(jitteredDelay(milliseconds(1), 0.5, 0.0), milliseconds(1));
-}
+TEST(PollTimingTest, JitterNeverReachesZero) { EXPECT_GE(jitteredDelay(milliseconds(1), 0.5, 0.0), milliseconds(1)); }
 
 }  // namespace
 }  // namespace opticsd

@@ -1,11 +1,10 @@
 // Profiles decoding the synthetic fixtures (tests/fixtures/snmp, made by
 // generate.py): each expected value is worked out from the MIB encoding.
-#include "drivers/snmp/profile_decoder.hpp"
+#include <gtest/gtest.h>
 
 #include <cmath>
 
-#include <gtest/gtest.h>
-
+#include "drivers/snmp/profile_decoder.hpp"
 #include "test_support.hpp"
 
 namespace opticsd::snmp {
@@ -37,11 +36,11 @@ TEST(AristaProfile, PerRowScaleAndPrecision) {
   ASSERT_NE(e1, nullptr);
   EXPECT_EQ(e1->target, "sw1");
   EXPECT_EQ(e1->timestamp_ms, 1000);
-  EXPECT_DOUBLE_EQ(*e1->module[ModuleMetric::kTemperatureCelsius], 25.8);   // 258 x 10^-1, units
-  EXPECT_DOUBLE_EQ(*e1->module[ModuleMetric::kSupplyVoltageVolts], 3.31);   // 331 x 10^-2
+  EXPECT_DOUBLE_EQ(*e1->module[ModuleMetric::kTemperatureCelsius], 25.8);  // 258 x 10^-1, units
+  EXPECT_DOUBLE_EQ(*e1->module[ModuleMetric::kSupplyVoltageVolts], 3.31);  // 331 x 10^-2
   ASSERT_EQ(e1->lanes.size(), 1u);
   const Lane& l1 = e1->lanes[0];
-  EXPECT_EQ(l1.number, 1);  // "Lane 0" is lane 1
+  EXPECT_EQ(l1.number, 1);                                                // "Lane 0" is lane 1
   EXPECT_NEAR(*l1.values[LaneMetric::kTxBiasMilliamperes], 33.45, 1e-9);  // 3345 x 10^-2 x milli A
   EXPECT_NEAR(*l1.values[LaneMetric::kTxPowerDbm], dbm(0.6322), 1e-9);
   EXPECT_EQ(l1.status.tx_no_light, false);
@@ -249,8 +248,8 @@ TEST(NokiaProfile, ModuleAndLaneTablesInTheMibsUnits) {
   ASSERT_EQ(r.samples.size(), 2u) << "the empty cage 1/1/2 became a module";
   const Sample* sfp = findPort(r, "1/1/1");
   ASSERT_NE(sfp, nullptr);
-  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kTemperatureCelsius], 35.0);      // 8960 / 256
-  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kSupplyVoltageVolts], 3.2944);    // 32944 x 100 uV
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kTemperatureCelsius], 35.0);    // 8960 / 256
+  EXPECT_DOUBLE_EQ(*sfp->module[ModuleMetric::kSupplyVoltageVolts], 3.2944);  // 32944 x 100 uV
   ASSERT_EQ(sfp->lanes.size(), 1u);
   EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 4.536, 1e-9);  // 2268 x 2 uA
   EXPECT_NEAR(*sfp->lanes[0].values[LaneMetric::kTxPowerDbm], dbm(0.3196), 1e-9);    // 3196 x 0.1 uW

@@ -1,14 +1,15 @@
 // The driver against the map-backed MockSession: what it asks for, when it
 // re-reads the slow tables, and how failures come out.
-#include <boost/asio/io_context.hpp>
 #include <gtest/gtest.h>
 
+#include <boost/asio/io_context.hpp>
+
 #include "drivers/snmp/explain.hpp"
-#include "tests/support/snmp/mock_session.hpp"
-#include "tests/support/snmp/snmprec.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/snmp_driver.hpp"
 #include "test_support.hpp"
+#include "tests/support/snmp/mock_session.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 
 namespace opticsd::snmp {
 namespace {
@@ -27,12 +28,12 @@ struct Harness {
     options.static_refresh = static_refresh;
     options.lldp = lldp;
     auto store = testing::fixtureStore(fixture);
-    driver = std::make_unique<SnmpDriver>(&io, "sw1", options, *catalog,
-                                          [this, store](const std::string&) -> Result<std::unique_ptr<Session>> {
-                                            auto session = std::make_unique<MockSession>(io, store_override ? *store_override : store);
-                                            mock = session.get();
-                                            return std::unique_ptr<Session>(std::move(session));
-                                          });
+    driver = std::make_unique<SnmpDriver>(
+        &io, "sw1", options, *catalog, [this, store](const std::string&) -> Result<std::unique_ptr<Session>> {
+          auto session = std::make_unique<MockSession>(io, store_override ? *store_override : store);
+          mock = session.get();
+          return std::unique_ptr<Session>(std::move(session));
+        });
   }
 
   PollResult pollOnce(std::int64_t now = 1000) {

@@ -8,10 +8,10 @@
 #include <boost/asio/io_context.hpp>
 
 #include "blocking_dns.hpp"
-#include "tests/support/snmp/mock_session.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/snmp_driver.hpp"
 #include "test_support.hpp"
+#include "tests/support/snmp/mock_session.hpp"
 
 namespace opticsd::snmp {
 namespace {

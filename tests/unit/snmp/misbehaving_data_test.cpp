@@ -8,11 +8,11 @@
 #include <cmath>
 #include <limits>
 
-#include "tests/support/snmp/mock_session.hpp"
 #include "drivers/snmp/profile_catalog.hpp"
 #include "drivers/snmp/profile_decoder.hpp"
 #include "drivers/snmp/snmp_driver.hpp"
 #include "test_support.hpp"
+#include "tests/support/snmp/mock_session.hpp"
 
 namespace opticsd::snmp {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/snmp/snmprec.hpp"
 #include "drivers/snmp/varbind_store.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 
 namespace opticsd::snmp {
 namespace {
@@ -29,7 +29,8 @@ TEST(Oid, OrdersLexicographicallyByArc) {
 }
 
 TEST(VarbindStore, ColumnLookupByIndex) {
-  auto rows = parseSnmprec("1.3.6.1.2.1.99.1.1.1.4.7|2|-5\n1.3.6.1.2.1.99.1.1.1.4.10|2|3\n1.3.6.1.2.1.99.1.1.1.5.7|2|1\n");
+  auto rows =
+      parseSnmprec("1.3.6.1.2.1.99.1.1.1.4.7|2|-5\n1.3.6.1.2.1.99.1.1.1.4.10|2|3\n1.3.6.1.2.1.99.1.1.1.5.7|2|1\n");
   ASSERT_TRUE(rows);
   VarbindStore store(*rows);
   auto col = store.column(Oid{1, 3, 6, 1, 2, 1, 99, 1, 1, 1}, 4);
@@ -41,7 +42,8 @@ TEST(VarbindStore, ColumnLookupByIndex) {
 }
 
 TEST(Snmprec, ReadsTypesAndRejectsGarbage) {
-  auto rows = parseSnmprec("1.3.6.1.2.1.1.2.0|6|1.3.6.1.4.1.30065\n1.3.6.1.2.1.1.5.0|4x|4142\n1.3.6.1.4.1.1.1|70|18446744073709551615\n");
+  auto rows = parseSnmprec(
+      "1.3.6.1.2.1.1.2.0|6|1.3.6.1.4.1.30065\n1.3.6.1.2.1.1.5.0|4x|4142\n1.3.6.1.4.1.1.1|70|18446744073709551615\n");
   ASSERT_TRUE(rows);
   ASSERT_EQ(rows->size(), 3u);
   EXPECT_EQ((*rows)[0].oid_value.toString(), "1.3.6.1.4.1.30065");

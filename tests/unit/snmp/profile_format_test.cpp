@@ -349,9 +349,10 @@ tables:
 
 TEST(ProfileFormat, ExponentSignNeedsAColumnAndIsPlusOrMinusOne) {
   const char* head = "name: t\ntables:\n  - name: e\n    entry: 1.3.6.1.4.1.32473.8.1\n    columns:\n";
-  for (const char* bad : {"      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_sign: -1}\n",
-                          "      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_column: 3, exponent_sign: 0}\n",
-                          "      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_column: 3, exponent_sign: 2}\n"}) {
+  for (const char* bad :
+       {"      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_sign: -1}\n",
+        "      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_column: 3, exponent_sign: 0}\n",
+        "      - {column: 2, metric: module_pre_fec_ber_ratio, exponent_column: 3, exponent_sign: 2}\n"}) {
     auto p = loadProfile(std::string(head) + bad, "t.yaml");
     ASSERT_FALSE(p) << bad;
     EXPECT_NE(p.error().message.find("exponent_sign"), std::string::npos) << p.error().message;
@@ -407,7 +408,8 @@ entity_sensors:
   sensor_entry: 1.3.6.1.2.1.99.1.1.1
   sensors: [{match: x, metric: rx_power_dbm}]
   port: {method: description, ancestor_text: name, pattern: '(x)'}
-)", "a.yaml");
+)",
+                         "a.yaml");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("ancestor_text: only with method: contained_in"), std::string::npos)
       << bad.error().message;
@@ -453,9 +455,11 @@ TEST(ProfileFormat, BadNewKeysAreRefusedWithTheirPlace) {
   const char* bad[] = {
       "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, skip_rows: [{column: 2}], columns: [{column: 1, metric: "
       "temperature}]}\n",
-      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, format: "
+      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, "
+      "format: "
       "bcd}]}\n",
-      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, absent: "
+      "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, columns: [{column: 1, metric: temperature_celsius, "
+      "absent: "
       "x}]}\n",
       "name: t\ntables:\n  - {name: e, entry: 1.3.6.1.4.1.1, port: {if_index_column: 2, name_column: 3}, columns: "
       "[{column: 1, metric: temperature_celsius}]}\n",

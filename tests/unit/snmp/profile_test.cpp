@@ -1,10 +1,10 @@
 #include "drivers/snmp/profile.hpp"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
-
-#include <gtest/gtest.h>
 
 #include "drivers/snmp/profile_catalog.hpp"
 #include "test_support.hpp"
@@ -62,8 +62,8 @@ TEST(ProfileLoader, ErrorsCarryLocation) {
   ASSERT_FALSE(bad_regex);
   EXPECT_NE(bad_regex.error().message.find("regular expression"), std::string::npos);
 
-  auto bad_metric = loadProfile("name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_pwr}]}]\n",
-                                "r.yaml");
+  auto bad_metric =
+      loadProfile("name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_pwr}]}]\n", "r.yaml");
   ASSERT_FALSE(bad_metric);
   EXPECT_NE(bad_metric.error().message.find("rx_pwr"), std::string::npos);
 
@@ -90,14 +90,13 @@ TEST(ProfileLoader, EveryProblemIsReportedAtOnceWithItsPlace) {
   EXPECT_NE(message.find("many.yaml:6:18: tables[0].columns[0].column: expected an integer from 1 to 100000"),
             std::string::npos)
       << message;
-  EXPECT_NE(message.find("many.yaml:7:59: tables[0].columns[1].divisor: expected a positive number"),
-            std::string::npos)
+  EXPECT_NE(message.find("many.yaml:7:59: tables[0].columns[1].divisor: expected a positive number"), std::string::npos)
       << message;
 }
 
 TEST(ProfileLoader, OldMetricNamesStillLoadWithAWarningNamingTheNewOne) {
-  auto old = loadProfile("name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_power, unit: dbm}]}]\n",
-                         "old.yaml");
+  auto old = loadProfile(
+      "name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_power, unit: dbm}]}]\n", "old.yaml");
   ASSERT_TRUE(old) << old.error().message;
   ASSERT_EQ(old->tables[0].columns.size(), 1u);
   EXPECT_TRUE(old->tables[0].columns[0].metric.isPower());
@@ -106,8 +105,9 @@ TEST(ProfileLoader, OldMetricNamesStillLoadWithAWarningNamingTheNewOne) {
   EXPECT_NE(old->warnings[0].find("'rx_power' is the old name of 'rx_power_dbm'"), std::string::npos)
       << old->warnings[0];
 
-  auto current = loadProfile(
-      "name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_power_dbm, unit: dbm}]}]\n", "new.yaml");
+  auto current =
+      loadProfile("name: x\ntables: [{name: t, entry: 1.3, columns: [{column: 1, metric: rx_power_dbm, unit: dbm}]}]\n",
+                  "new.yaml");
   ASSERT_TRUE(current) << current.error().message;
   EXPECT_TRUE(current->warnings.empty());
 }

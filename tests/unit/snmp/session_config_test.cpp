@@ -1,10 +1,10 @@
 #include "drivers/snmp/session_config.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 namespace opticsd::snmp {
 namespace {
@@ -80,8 +80,8 @@ TEST(SessionConfig, AddressWithPort) {
 }
 
 TEST(SessionConfig, BadHostPortIsRefusedAtCheckTime) {
-  for (const char* yaml : {"address: 127.0.0.1:99999", "address: 127.0.0.1:abc", "address: '[::1'",
-                           "address: '[::1]x'", "address: ':161'", "address: 127.0.0.1:1161\nport: 161"}) {
+  for (const char* yaml : {"address: 127.0.0.1:99999", "address: 127.0.0.1:abc", "address: '[::1'", "address: '[::1]x'",
+                           "address: ':161'", "address: 127.0.0.1:1161\nport: 161"}) {
     std::vector<ConfigIssue> issues;
     EXPECT_FALSE(read(yaml, issues)) << yaml;
     EXPECT_FALSE(issues.empty()) << yaml;
@@ -95,9 +95,11 @@ TEST(SessionConfig, V3SecretFromFileAndCredential) {
   std::ofstream(dir + "/priv") << "privpass456\n";
   setenv("CREDENTIALS_DIRECTORY", dir.c_str(), 1);
   std::vector<ConfigIssue> issues;
-  auto c = read("address: 10.0.0.1\nversion: 3\nuser: ops\nsecurity_level: authPriv\nauth_protocol: SHA-256\n"
-                "auth_password_file: " + dir + "/auth\npriv_password_credential: priv\n",
-                issues);
+  auto c = read(
+      "address: 10.0.0.1\nversion: 3\nuser: ops\nsecurity_level: authPriv\nauth_protocol: SHA-256\n"
+      "auth_password_file: " +
+          dir + "/auth\npriv_password_credential: priv\n",
+      issues);
   ASSERT_TRUE(c) << allIssues(issues);
   EXPECT_EQ(c->auth_password, "authpass123");
   EXPECT_EQ(c->priv_password, "privpass456");
@@ -107,9 +109,10 @@ TEST(SessionConfig, V3SecretFromFileAndCredential) {
 
 TEST(SessionConfig, ErrorsNeverContainSecrets) {
   std::vector<ConfigIssue> issues;
-  auto c = read("address: 10.0.0.1\nversion: 3\nuser: ops\nsecurity_level: authPriv\nauth_password: short7\n"
-                "priv_password: alsoShort\npriv_password_file: /x\n",
-                issues);
+  auto c = read(
+      "address: 10.0.0.1\nversion: 3\nuser: ops\nsecurity_level: authPriv\nauth_password: short7\n"
+      "priv_password: alsoShort\npriv_password_file: /x\n",
+      issues);
   EXPECT_FALSE(c);
   auto text = allIssues(issues);
   EXPECT_NE(text.find("at least 8"), std::string::npos) << text;

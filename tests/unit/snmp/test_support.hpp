@@ -1,13 +1,13 @@
 #pragma once
 // Helpers for the SNMP unit tests: fixtures and shipped profiles by name.
 
-#include <string>
-
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "drivers/snmp/profile.hpp"
-#include "tests/support/snmp/snmprec.hpp"
 #include "drivers/snmp/varbind_store.hpp"
+#include "tests/support/snmp/snmprec.hpp"
 
 namespace opticsd::snmp::testing {
 

@@ -436,8 +436,10 @@ TEST(SqliteStoreTest, OldRowsKeepOneRowPerModulePerTierInterval) {
                        std::to_string(start + from * kMinute) + " AND ts_ms < " + std::to_string(start + to * kMinute));
   };
   // Per module: the oldest hour at 30 min (2 rows), the next at 10 min (6), the last hour whole (60).
-  ASSERT_TRUE(waitFor([&] { return rows("module_history", 0, 60) == 2 * 2 && rows("module_history", 60, 120) == 2 * 6; }))
-      << rows("module_history", 0, 60) << " and " << rows("module_history", 60, 120);
+  ASSERT_TRUE(waitFor([&] {
+    return rows("module_history", 0, 60) == 2 * 2 && rows("module_history", 60, 120) == 2 * 6;
+  })) << rows("module_history", 0, 60)
+      << " and " << rows("module_history", 60, 120);
   EXPECT_EQ(rows("module_history", 120, 180), 2 * 60);
   // The first of each interval is kept.
   EXPECT_EQ(other.count("SELECT count(*) FROM module_history WHERE ts_ms < " + std::to_string(start + 120 * kMinute) +

@@ -1,11 +1,12 @@
+#include "daemon/topology/topology.hpp"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "daemon/rules/link_analysis.hpp"
-#include "daemon/topology/topology.hpp"
 
 namespace opticsd {
 namespace {
@@ -17,17 +18,19 @@ Topology parse(const std::string& yaml, std::vector<ConfigIssue>& issues) {
 TEST(Topology, FileIsReadBesideTheConfigAndItsErrorsNameIt) {
   const auto dir = std::filesystem::temp_directory_path() / ("opticsd-topology-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "fabric.yaml") << "links:\n  - {switch: leaf-7, ports: Ethernet1-4, host: \"gpu-node-{n}\", rail: \"3\"}\n";
+  std::ofstream(dir / "fabric.yaml")
+      << "links:\n  - {switch: leaf-7, ports: Ethernet1-4, host: \"gpu-node-{n}\", rail: \"3\"}\n";
   std::ofstream(dir / "list.yaml") << "- {switch: leaf-8, port: Ethernet1, host: gpu-node-99}\n";
   std::ofstream(dir / "broken.yaml") << "links:\n  - {switch: leaf-9, prt: Ethernet1}\n";
   const std::string config = (dir / "opticsd.yaml").string();
   std::vector<ConfigIssue> issues;
-  auto t = parseTopology(YAML::Load("file: fabric.yaml\nlinks: [{switch: leaf-7, port: Ethernet9, host: extra}]"), config,
-                         issues);
+  auto t = parseTopology(YAML::Load("file: fabric.yaml\nlinks: [{switch: leaf-7, port: Ethernet9, host: extra}]"),
+                         config, issues);
   ASSERT_TRUE(issues.empty()) << issues.front().format();
   EXPECT_EQ(t.find("leaf-7", "Ethernet3")->host, "gpu-node-3");
   EXPECT_EQ(t.find("leaf-7", "Ethernet9")->host, "extra");  // inline links add to the file's
-  EXPECT_EQ(parseTopology(YAML::Load("file: list.yaml"), config, issues).find("leaf-8", "Ethernet1")->host, "gpu-node-99");
+  EXPECT_EQ(parseTopology(YAML::Load("file: list.yaml"), config, issues).find("leaf-8", "Ethernet1")->host,
+            "gpu-node-99");
   ASSERT_TRUE(issues.empty()) << issues.front().format();
 
   parseTopology(YAML::Load("file: missing.yaml"), config, issues);
