@@ -26,7 +26,8 @@ WARMUP=${4:-60}
 PORTS=64
 SWITCHES=$(((MODULES + PORTS - 1) / PORTS))
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/opticsd-fleet.XXXXXX")
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=lib/sim_fleet.sh
+. "$SOURCE_DIR/tests/bench/daemon/lib/sim_fleet.sh"
 PORT=$(free_port)
 PROM_PORT=$(free_port)
 PID=
@@ -37,10 +38,7 @@ trap 'kill $PROM_PID $PID 2>/dev/null || true; wait 2>/dev/null || true; rm -rf 
   echo "listen: {address: 127.0.0.1:$PORT}"
   echo "poll: {interval: $INTERVAL, timeout: 10s, concurrency: 64}"
   if [ "${STORAGE:-0}" = 1 ]; then echo "storage: {path: $WORK/history.db, retention: 10m}"; else echo "storage: {enabled: false}"; fi
-  echo "targets:"
-  for ((i = 1; i <= SWITCHES; i++)); do
-    echo "  - {name: sw-$i, driver: sim, module: osfp-800g-2fr4, ports: $PORTS, lanes: 8}"
-  done
+  sim_fleet_targets "$SWITCHES" "$PORTS"
 } >"$WORK/opticsd.yaml"
 "$OPTICSD" run --config "$WORK/opticsd.yaml" >"$WORK/daemon.log" 2>&1 &
 PID=$!
@@ -56,23 +54,20 @@ if [ "${PROMETHEUS:-1}" = 1 ]; then
 fi
 PROM="http://127.0.0.1:$PROM_PORT"
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
-rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$PID/status"; }
-hwm_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$PID/status"; }
 series() { grep -vc '^#' || true; }
 
 echo "fleet: $((SWITCHES * PORTS)) modules on $SWITCHES switches, interval $INTERVAL, ${DURATION}s after ${WARMUP}s warm-up"
 sleep "$WARMUP"
 kill -0 "$PID" || { tail "$WORK/daemon.log"; echo "FAIL: daemon died during warm-up"; exit 1; }
-ticks0=$(cpu_ticks); t0=$(date +%s.%N)
-peak=$(rss_kb)
+ticks0=$(cpu_ticks "$PID"); t0=$(date +%s.%N)
+peak=$(rss_kb "$PID")
 end=$((SECONDS + DURATION))
 while [ $SECONDS -lt $end ]; do
   sleep 5
-  r=$(rss_kb); [ "$r" -gt "$peak" ] && peak=$r
+  r=$(rss_kb "$PID"); [ "$r" -gt "$peak" ] && peak=$r
 done
-ticks1=$(cpu_ticks); t1=$(date +%s.%N)
-steady=$(rss_kb)
+ticks1=$(cpu_ticks "$PID"); t1=$(date +%s.%N)
+steady=$(rss_kb "$PID")
 hz=$(getconf CLK_TCK)
 cpu=$(python3 -c "print(f'{100 * ($ticks1 - $ticks0) / $hz / ($t1 - $t0):.1f}')")
 
@@ -104,7 +99,7 @@ plain=$(curl -sf --max-time 300 "http://127.0.0.1:$PORT/metrics" | wc -c)
 t_plain1=$(date +%s.%N)
 gz=$(curl -sf --max-time 300 -H 'Accept-Encoding: gzip' "http://127.0.0.1:$PORT/metrics" | wc -c)
 t_gz1=$(date +%s.%N)
-hwm=$(hwm_kb)
+hwm=$(hwm_kb "$PID")
 
 python3 - <<PY
 modules, ports = $((SWITCHES * PORTS)), $PORTS

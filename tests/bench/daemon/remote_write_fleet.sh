@@ -25,7 +25,8 @@ WARMUP=${4:-60}
 PORTS=64
 SWITCHES=$(((MODULES + PORTS - 1) / PORTS))
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/opticsd-rw-fleet.XXXXXX")
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=lib/sim_fleet.sh
+. "$(dirname "$0")/lib/sim_fleet.sh"
 PORT=$(free_port)
 VM_PORT=$(free_port)
 PID=
@@ -48,7 +49,6 @@ vm_metric() {
   curl -sf "http://127.0.0.1:$1/metrics" | awk -v re="$2" '$1 ~ re {s += $2} END {printf "%.0f\n", s}'
 }
 vm_inserted() { vm_metric "$1" '^vm_rows_inserted_total\{type="promremotewrite"\}$'; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 start_vm "$VM_PORT"
 {
@@ -56,10 +56,7 @@ start_vm "$VM_PORT"
   echo "poll: {interval: $INTERVAL, timeout: 10s, concurrency: 64}"
   echo "storage: {enabled: false}"
   echo "remote_write: {url: http://127.0.0.1:$VM_PORT/api/v1/write, external_labels: {cluster: bench}}"
-  echo "targets:"
-  for ((i = 1; i <= SWITCHES; i++)); do
-    echo "  - {name: sw-$i, driver: sim, module: osfp-800g-2fr4, ports: $PORTS, lanes: 8}"
-  done
+  sim_fleet_targets "$SWITCHES" "$PORTS"
 } >"$WORK/opticsd.yaml"
 "$OPTICSD" run --config "$WORK/opticsd.yaml" >"$WORK/daemon.log" 2>&1 &
 PID=$!
