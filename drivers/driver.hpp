@@ -13,6 +13,7 @@
 // reads a target's options once into the driver's own typed config (what
 // check-config and run share), create() builds the Driver from that config.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -89,11 +90,14 @@ const T* driverConfigAs(const DriverConfig& config) {
   return typed != nullptr ? &typed->value : nullptr;
 }
 
-// What create() gets besides the config: the target's name and the event loop
-// the driver does its I/O on and posts `done` to.
+// What create() gets besides the config: the target's name, the event loop
+// the driver does its I/O on and posts `done` to, and how often the scheduler
+// will poll it (its own interval or poll.interval), which a streaming driver
+// can ask its source to send at.
 struct DriverContext {
   std::string target_name;
   boost::asio::io_context& io;
+  std::chrono::milliseconds poll_interval{0};  // 0: not known (tests that create a driver by hand)
 };
 
 // DriverEntry::create for a create that takes the driver's own config type:

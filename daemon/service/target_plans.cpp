@@ -13,8 +13,9 @@ std::vector<TargetPlan> buildTargetPlans(const Config& config, boost::asio::io_c
       errors.push_back("target " + target->name + ": unknown driver '" + target->driver + "'");
       continue;
     }
+    const auto interval = target->interval.value_or(config.poll.interval);
     // From the options the config loader validated: nothing is parsed again.
-    auto driver = entry->create(DriverContext{target->name, io}, *target->driver_config);
+    auto driver = entry->create(DriverContext{target->name, io, interval}, *target->driver_config);
     if (!driver) {
       errors.push_back("target " + target->name + ": driver could not be created; " + driver.error().message);
       continue;
@@ -23,7 +24,7 @@ std::vector<TargetPlan> buildTargetPlans(const Config& config, boost::asio::io_c
     plan.name = target->name;
     plan.driver_name = target->driver;
     plan.driver = std::move(*driver);
-    plan.interval = target->interval.value_or(config.poll.interval);
+    plan.interval = interval;
     plan.timeout = target->timeout.value_or(config.poll.timeout);
     plan.fingerprint = YAML::Dump(target->options) + "|" + std::to_string(plan.interval.count()) + "|" +
                        std::to_string(plan.timeout.count());

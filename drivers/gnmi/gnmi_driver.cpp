@@ -377,7 +377,8 @@ std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& o
 Result<std::unique_ptr<Driver>> create(const DriverContext& context, const GnmiOptions& options) {
   auto rules = LeafRules::compile(options.variant->rules);
   if (!rules) return fail(rules.error().message);
-  return std::make_unique<GnmiDriver>(context.io, context.target_name, options, std::move(*rules));
+  return std::make_unique<GnmiDriver>(context.io, context.target_name, options.forPollInterval(context.poll_interval),
+                                      std::move(*rules));
 }
 
 constexpr std::string_view kSecretKeys[] = {"password"};

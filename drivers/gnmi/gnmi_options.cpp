@@ -105,10 +105,11 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
       options.error("mode", "expected stream, once or poll");
     }
   }
-  // The target's own poll interval is the natural sample interval (the global
-  // poll.interval is not among a target's options: 10 s then).
+  // The poll interval is the natural sample interval: the target's own here,
+  // poll.interval at create (forPollInterval).
   if (auto d = durationIn(options, "interval", 1, 86400000)) out.sample_interval = *d;
   if (auto d = durationIn(options, "sample_interval", 100, 86400000)) out.sample_interval = *d;
+  out.sample_interval_given = options.has("interval") || options.has("sample_interval");
   out.heartbeat_interval = durationIn(options, "heartbeat_interval", 100, 86400000);
   if (auto u = options.optionalBool("updates_only")) out.updates_only = *u;
   if (auto t = options.optionalBool("tls")) out.tls = *t;
@@ -141,7 +142,15 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
   if (out.reconnect_max < out.reconnect_min) options.error("reconnect_max", "shorter than reconnect_min");
   out.stale_after = 3 * out.sample_interval;
   if (auto d = durationIn(options, "stale_after", 100, 86400000)) out.stale_after = *d;
+  out.stale_after_given = options.has("stale_after");
   if (!options.valid()) return std::nullopt;
+  return out;
+}
+
+GnmiOptions GnmiOptions::forPollInterval(std::chrono::milliseconds poll_interval) const {
+  GnmiOptions out = *this;
+  if (!sample_interval_given && poll_interval.count() > 0) out.sample_interval = poll_interval;
+  if (!stale_after_given) out.stale_after = 3 * out.sample_interval;
   return out;
 }
 

@@ -43,6 +43,15 @@ struct GnmiOptions {
   std::chrono::milliseconds reconnect_min{1000};
   std::chrono::milliseconds reconnect_max{60000};
   std::chrono::milliseconds stale_after{30000};
+  // Whether sample_interval / stale_after were given (`interval` or
+  // `sample_interval`, `stale_after`); else they follow the poll interval.
+  bool sample_interval_given = false;
+  bool stale_after_given = false;
+
+  // These options with the sample interval the target's poll interval (its
+  // own or poll.interval, known only when the driver is created), where no
+  // interval was given; stale_after then three sample intervals.
+  GnmiOptions forPollInterval(std::chrono::milliseconds poll_interval) const;
 
   // "gnmi 10.0.0.1:6030 openconfig tls user=ops" (no secrets).
   std::string describe() const;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -32,6 +33,27 @@ TEST(GnmiOptions, DefaultsAndTheIntervalAsSampleInterval) {
   EXPECT_EQ(o->mode, SubscribeMode::kStream);
   EXPECT_EQ(o->describe().find("hunter2"), std::string::npos);
   EXPECT_NE(o->describe().find("user=ops"), std::string::npos);
+}
+
+TEST(GnmiOptions, WithoutAnIntervalTheSampleIntervalFollowsThePollInterval) {
+  std::vector<ConfigIssue> issues;
+  auto bare = read("address: 10.0.0.1:6030\n", issues);
+  ASSERT_TRUE(bare) << allIssues(issues);
+  auto polled = bare->forPollInterval(std::chrono::seconds(60));
+  EXPECT_EQ(polled.sample_interval.count(), 60000);
+  EXPECT_EQ(polled.stale_after.count(), 180000);
+  // Not known (a driver created by hand): the default stays.
+  EXPECT_EQ(bare->forPollInterval(std::chrono::milliseconds(0)).sample_interval.count(), 10000);
+
+  auto given = read("address: 10.0.0.1:6030\nsample_interval: 5s\nstale_after: 7s\n", issues);
+  ASSERT_TRUE(given) << allIssues(issues);
+  auto kept = given->forPollInterval(std::chrono::seconds(60));
+  EXPECT_EQ(kept.sample_interval.count(), 5000);
+  EXPECT_EQ(kept.stale_after.count(), 7000);
+
+  auto own = read("address: 10.0.0.1:6030\ninterval: 15s\n", issues);
+  ASSERT_TRUE(own) << allIssues(issues);
+  EXPECT_EQ(own->forPollInterval(std::chrono::seconds(15)).stale_after.count(), 45000);
 }
 
 TEST(GnmiOptions, PasswordFromAFileNeverInTheErrors) {
