@@ -229,27 +229,36 @@ std::optional<Pattern> readPattern(OptionReader& r, std::string_view key, bool r
   }
 }
 
-// `key: 3` or `key: [3, 4]`, each in min..max.
-std::optional<std::vector<std::int64_t>> readIntegers(OptionReader& r, std::string_view key, std::int64_t min,
-                                                      std::int64_t max) {
-  auto node = r.raw(key);
-  if (!node) return std::nullopt;
-  std::vector<std::int64_t> out;
+// A scalar or a list of scalars, each decoded as T and accepted by `accept`;
+// null when any item is not.
+template <typename T, typename Accept>
+std::optional<std::vector<T>> scalarOrList(const YAML::Node& node, Accept accept) {
+  std::vector<T> out;
   bool ok = true;
   auto one = [&](const YAML::Node& item) {
-    std::int64_t v = 0;
-    if (item.IsScalar() && YAML::convert<std::int64_t>::decode(item, v) && v >= min && v <= max) {
+    T v{};
+    if (item.IsScalar() && YAML::convert<T>::decode(item, v) && accept(v)) {
       out.push_back(v);
     } else {
       ok = false;
     }
   };
-  if (node->IsSequence()) {
-    for (const auto& item : *node) one(item);
+  if (node.IsSequence()) {
+    for (const auto& item : node) one(item);
   } else {
-    one(*node);
+    one(node);
   }
-  if (!ok || out.empty()) {
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+// `key: 3` or `key: [3, 4]`, each in min..max.
+std::optional<std::vector<std::int64_t>> readIntegers(OptionReader& r, std::string_view key, std::int64_t min,
+                                                      std::int64_t max) {
+  auto node = r.raw(key);
+  if (!node) return std::nullopt;
+  auto out = scalarOrList<std::int64_t>(*node, [&](std::int64_t v) { return v >= min && v <= max; });
+  if (!out || out->empty()) {
     r.error(key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) +
                      " or a non-empty list of them");
     return std::nullopt;
@@ -261,25 +270,13 @@ std::optional<std::vector<std::int64_t>> readIntegers(OptionReader& r, std::stri
 std::optional<Sentinels> readSentinels(OptionReader& r) {
   auto node = r.raw("absent");
   if (!node) return std::nullopt;
-  Sentinels out;
-  bool ok = true;
-  auto one = [&](const YAML::Node& item) {
-    double v = 0;
-    if (item.IsScalar() && YAML::convert<double>::decode(item, v) && std::isfinite(v)) {
-      out.values.push_back(v);
-    } else {
-      ok = false;
-    }
-  };
-  if (node->IsSequence()) {
-    for (const auto& item : *node) one(item);
-  } else {
-    one(*node);
-  }
-  if (!ok) {
+  auto values = scalarOrList<double>(*node, [](double v) { return std::isfinite(v); });
+  if (!values) {
     r.error("absent", "expected a number or a list of numbers");
     return std::nullopt;
   }
+  Sentinels out;
+  out.values = std::move(*values);
   return out;
 }
 
