@@ -61,6 +61,9 @@ PORT=$(free_port)
 cat >"$WORK/tls.yaml" <<YAML
 listen: {address: 127.0.0.1:$PORT, basic_auth_user: prometheus, basic_auth_password_file: $WORK/metrics.pass,
          tls_cert_file: $WORK/metrics.crt, tls_key_file: $WORK/metrics.key}
+# A short interval: the first poll lands at a random point of it, and the
+# default 30 s would outlast the wait below about a third of the time.
+poll: {interval: 1s}
 storage: {enabled: false}
 targets:
   - {name: one, driver: sim, ports: 1, lanes: 1}
