@@ -7,7 +7,8 @@ and a 400G QSFP-DD DR4 (Ethernet2, 4 lanes, double values in PROTO), built
 from the OpenConfig platform-transceiver, platform and interfaces models. In
 JSON_IETF each channel's state is one JSON container (decimal64 as strings).
 
-Faults are flags: --degrade-lane, --flap-every, --drop-after, --slow,
+Each channel sends instant, min, max and avg of its powers and bias, and its
+rx-los and tx-failure flags. Faults are flags: --degrade-lane, --los-lane, --flap-every, --drop-after, --slow,
 --oversize-after, --unknown-paths, --password (bad credentials are refused),
 TLS with --cert/--key. Each request is logged as a JSON line to --log.
 
@@ -42,6 +43,7 @@ def parse_args():
     p.add_argument("--password")
     p.add_argument("--degrade-lane", help="IFACE:LANE, Rx falls 10 dB over --degrade-seconds")
     p.add_argument("--degrade-seconds", type=float, default=3.0)
+    p.add_argument("--los-lane", help="IFACE:LANE streams rx-los true (the channel flag)")
     p.add_argument("--flap-every", type=float, help="Ethernet2 oper-status toggles every N s (ON_CHANGE)")
     p.add_argument("--drop-after", type=float, help="each STREAM ends UNAVAILABLE after N s")
     p.add_argument("--drop-times", type=int, default=1, help="how many streams are dropped")
@@ -124,17 +126,24 @@ def sample_updates(encoding, now):
             lane = ch + 1
             base = f"/transceiver/physical-channels/channel[index={ch}]/state"
             rx, tx, bias = rx_power(iface, lane, now), 1.0, 7.5
+            # avg/min/max over the "module's window": a fixed spread around the instant value.
+            stats = {"input-power": (rx, rx - 0.25, rx + 0.25, rx), "output-power": (tx, tx - 0.5, tx + 0.5, tx),
+                     "laser-bias-current": (bias, bias - 0.25, bias + 0.25, bias)}
+            los = ARGS.los_lane == f"{iface}:{lane}"
             if encoding == pb.JSON_IETF:
                 container = {
-                    "openconfig-platform-transceiver:input-power": {"instant": f"{rx:.2f}"},
-                    "output-power": {"instant": f"{tx:.2f}"},
-                    "laser-bias-current": {"instant": f"{bias:.2f}"},
+                    (f"openconfig-platform-transceiver:{leaf}" if leaf == "input-power" else leaf):
+                        {"instant": f"{v[0]:.2f}", "min": f"{v[1]:.2f}", "max": f"{v[2]:.2f}", "avg": f"{v[3]:.2f}"}
+                    for leaf, v in stats.items()
                 }
+                container.update({"rx-los": los, "tx-failure": False})
                 n.update.add(path=path(base), val=pb.TypedValue(json_ietf_val=json.dumps(container).encode()))
             else:
-                n.update.add(path=path(base + "/input-power/instant"), val=number(rx, kind, encoding))
-                n.update.add(path=path(base + "/output-power/instant"), val=number(tx, kind, encoding))
-                n.update.add(path=path(base + "/laser-bias-current/instant"), val=number(bias, kind, encoding))
+                for leaf, v in stats.items():
+                    for stat, value in zip(("instant", "min", "max", "avg"), v):
+                        n.update.add(path=path(f"{base}/{leaf}/{stat}"), val=number(value, kind, encoding))
+                n.update.add(path=path(base + "/rx-los"), val=pb.TypedValue(bool_val=los))
+                n.update.add(path=path(base + "/tx-failure"), val=pb.TypedValue(bool_val=False))
         if ARGS.unknown_paths:
             n.update.add(path=path("/transceiver/state/vendor-oui"), val=text("00:11:22", encoding))
             n.update.add(path=path("/state/no-such-container/leaf"), val=number(1.0, kind, encoding))
