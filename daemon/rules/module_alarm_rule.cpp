@@ -109,19 +109,22 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
   }
   // Each lane metric's band once, rather than per lane; only metrics with
   // limits need their values looked at, every metric its flags.
+  // One bit per lane metric: a 32-bit mask shifted past its width once the
+  // catalogue outgrew 32 lane metrics.
+  static_assert(kLaneMetricCount <= 64, "the lane metric masks below are 64 bits");
   std::array<Band, kLaneMetricCount> bands;
-  std::uint32_t limited = 0;
+  std::uint64_t limited = 0;
   for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
     bands[m] = bandOf(s.lane_thresholds[m]);
-    if (bands[m].any) limited |= 1u << m;
+    if (bands[m].any) limited |= std::uint64_t{1} << m;
   }
   for (const Lane& lane : s.lanes) {
     if (!usable(lane) || laneIndex(lane) >= kMaxLanes) continue;
-    std::uint32_t look = 0;
-    for (std::size_t m = 0; m < kLaneMetricCount; ++m) look |= raised(lane.flags[m]) ? 1u << m : 0u;
-    for (std::uint32_t rest = limited & ~look; rest != 0; rest &= rest - 1) {
+    std::uint64_t look = 0;
+    for (std::size_t m = 0; m < kLaneMetricCount; ++m) look |= raised(lane.flags[m]) ? std::uint64_t{1} << m : 0;
+    for (std::uint64_t rest = limited & ~look; rest != 0; rest &= rest - 1) {
       const auto m = static_cast<std::size_t>(std::countr_zero(rest));
-      if (outside(lane.values[static_cast<LaneMetric>(m)], bands[m])) look |= 1u << m;
+      if (outside(lane.values[static_cast<LaneMetric>(m)], bands[m])) look |= std::uint64_t{1} << m;
     }
     for (; look != 0; look &= look - 1) {
       const auto m = static_cast<std::size_t>(std::countr_zero(look));
