@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # needs-drivers: gnmi
 # gNMI sessions under faults, against the test target on 127.0.0.1:
-# a stream dropped mid-way (target down, then resumed by the backoff), a
+# a stream dropped mid-way (target down with its last values kept and marked
+# stale, then resumed by the backoff), a
 # target that never answers beside a healthy one (the healthy one unaffected),
 # a notification beyond max_message_size, bad credentials (refused, and the
 # password in no output), and TLS with the right and with the wrong CA.
@@ -51,9 +52,14 @@ touch "$WORK/leaf-drop.down"
 wait_for 50 up_is leaf-drop 0 || fail "the dropped stream did not mark the target down"
 wait_for 30 grep -q 'gnmi target=leaf-drop stream down: Subscribe STREAM: unreachable: test target drops the stream' "$WORK/run.log" \
   || { grep leaf-drop "$WORK/run.log"; fail "the drop is not logged with the target's reason"; }
-metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{target="leaf-drop"' && fail "values for a target whose stream is down"
+# The last values stay, marked, for poll.keep_stale_for (5 min by default).
+metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{target="leaf-drop"' || fail "the last values vanished while the stream is down"
+stale_is() { metric_has "$PORT" "^opticsd_target_stale\\{.*target=\"$1\".*\\} $2"; }
+stale_is leaf-drop 1 || fail "the kept values of a down stream are not marked stale"
+stale_is leaf-ok 0 || fail "the healthy target is marked stale"
 rm "$WORK/leaf-drop.down"
 wait_for 100 up_is leaf-drop 1 || fail "the stream did not resume"
+wait_for 20 stale_is leaf-drop 0 || fail "the resumed stream's values are still marked stale"
 wait_for 20 metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{target="leaf-drop"' || fail "no values after the stream resumed"
 [ "$(grep -c '"rpc": "Subscribe", "mode": "STREAM"' "$WORK/leaf-drop.requests")" -ge 2 ] || fail "no second STREAM subscription"
 
