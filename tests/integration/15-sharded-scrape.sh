@@ -24,8 +24,12 @@ PORT=$(free_port)
   done
 } >"$WORK/opticsd.yaml"
 start_opticsd "$WORK/opticsd.log" run --config "$WORK/opticsd.yaml"
-wait_for 150 metric_has "$PORT" "^opticsd_module_present\{target=\"leaf-$TARGETS\"" ||
-  { cat "$WORK/opticsd.log"; fail "opticsd did not come up"; }
+# Every target polled once: first polls land at random points of the interval,
+# and a target scraped before its first poll has fewer series than after it.
+all_polled() {
+  [ "$(curl -sf "http://127.0.0.1:$PORT/metrics" | grep '^opticsd_module_present{' | sed -E 's/.*target="([^"]*)".*/\1/' | sort -u | wc -l)" -eq "$TARGETS" ]
+}
+wait_for 150 all_polled || { cat "$WORK/opticsd.log"; fail "opticsd did not come up"; }
 
 note "the SD endpoint lists every target at the address it was asked on"
 curl -sf "http://127.0.0.1:$PORT/sd" >"$WORK/sd.json" || fail "GET /sd failed"
