@@ -3,8 +3,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstring>
-#include <type_traits>
+#include <cstdint>
 
 #include "daemon/rules/rule_type.hpp"
 
@@ -87,14 +86,7 @@ bool outside(const std::optional<double>& v, const Band& band) {
   return v && band.any && (*v <= band.lo || *v >= band.hi);
 }
 
-// Any of the four flags, branch-free: they are four bools (0 or 1) side by side.
-bool raised(const std::optional<AlarmFlags>& flags) {
-  static_assert(sizeof(AlarmFlags) == 4 && std::is_trivially_copyable_v<AlarmFlags>);
-  if (!flags) return false;
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, &*flags, sizeof bits);
-  return bits != 0;
-}
+bool raised(const std::optional<AlarmFlags>& flags) { return flags && flags->any(); }
 
 }  // namespace
 
@@ -110,18 +102,19 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
   // Each lane metric's band once, rather than per lane; only metrics with
   // limits need their values looked at, every metric its flags.
   std::array<Band, kLaneMetricCount> bands;
-  std::uint32_t limited = 0;
+  static_assert(kLaneMetricCount <= 64, "one bit per lane metric");
+  std::uint64_t limited = 0;
   for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
     bands[m] = bandOf(s.lane_thresholds[m]);
-    if (bands[m].any) limited |= 1u << m;
+    if (bands[m].any) limited |= std::uint64_t{1} << m;
   }
   for (const Lane& lane : s.lanes) {
     if (!usable(lane) || laneIndex(lane) >= kMaxLanes) continue;
-    std::uint32_t look = 0;
-    for (std::size_t m = 0; m < kLaneMetricCount; ++m) look |= raised(lane.flags[m]) ? 1u << m : 0u;
-    for (std::uint32_t rest = limited & ~look; rest != 0; rest &= rest - 1) {
+    std::uint64_t look = 0;
+    for (std::size_t m = 0; m < kLaneMetricCount; ++m) look |= raised(lane.flags[m]) ? std::uint64_t{1} << m : 0;
+    for (std::uint64_t rest = limited & ~look; rest != 0; rest &= rest - 1) {
       const auto m = static_cast<std::size_t>(std::countr_zero(rest));
-      if (outside(lane.values[static_cast<LaneMetric>(m)], bands[m])) look |= 1u << m;
+      if (outside(lane.values[static_cast<LaneMetric>(m)], bands[m])) look |= std::uint64_t{1} << m;
     }
     for (; look != 0; look &= look - 1) {
       const auto m = static_cast<std::size_t>(std::countr_zero(look));
