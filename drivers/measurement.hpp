@@ -71,6 +71,17 @@ enum class LaneMetric : std::uint8_t {
   kHostErroredFramesMinRatio,
   kHostErroredFramesMaxRatio,
   kHostErroredFramesAvgRatio,
+  // Statistics of the module's own sampling window where a switch streams them
+  // (OpenConfig physical-channel avg/min/max beside the instant value).
+  kRxPowerMinDbm,
+  kRxPowerMaxDbm,
+  kRxPowerAvgDbm,
+  kTxPowerMinDbm,
+  kTxPowerMaxDbm,
+  kTxPowerAvgDbm,
+  kTxBiasMinMilliamperes,
+  kTxBiasMaxMilliamperes,
+  kTxBiasAvgMilliamperes,
   kCount,
 };
 
@@ -156,6 +167,18 @@ inline constexpr std::array<MetricInfo, kLaneMetricCount> kLaneMetricInfo{{
      "Lane errored frames ratio (VDM), host side, maximum over the module's VDM interval.", 0, 1},
     {"host_errored_frames_avg_ratio",
      "Lane errored frames ratio (VDM), host side, average over the module's VDM interval.", 0, 1},
+    {"rx_power_min_dbm", "Received optical power in dBm, minimum over the switch's statistics interval.", -100, 40},
+    {"rx_power_max_dbm", "Received optical power in dBm, maximum over the switch's statistics interval.", -100, 40},
+    {"rx_power_avg_dbm", "Received optical power in dBm, average over the switch's statistics interval.", -100, 40},
+    {"tx_power_min_dbm", "Transmitted optical power in dBm, minimum over the switch's statistics interval.", -100, 40},
+    {"tx_power_max_dbm", "Transmitted optical power in dBm, maximum over the switch's statistics interval.", -100, 40},
+    {"tx_power_avg_dbm", "Transmitted optical power in dBm, average over the switch's statistics interval.", -100, 40},
+    {"tx_bias_min_milliamperes", "Laser bias current in milliamperes, minimum over the switch's statistics interval.",
+     0, 1000},
+    {"tx_bias_max_milliamperes", "Laser bias current in milliamperes, maximum over the switch's statistics interval.",
+     0, 1000},
+    {"tx_bias_avg_milliamperes", "Laser bias current in milliamperes, average over the switch's statistics interval.",
+     0, 1000},
 }};
 
 constexpr const MetricInfo& info(ModuleMetric m) { return kModuleMetricInfo[static_cast<std::size_t>(m)]; }

@@ -11,6 +11,19 @@
 
 namespace opticsd {
 
+// dBm is given to 0.0001 dB. That keeps every step of the modules' 0.1 uW
+// power registers apart up to +6.4 dBm (the step is 0.0004 dB at 0 dBm and
+// wider below; the registers end at +8.2 dBm), and drops the digits a log of
+// a register value would invent past that. Every conversion to dBm below and
+// in eeprom/decode_common.hpp rounds here, so the exporter, remote write, JSON
+// output and the rules all see the same value.
+inline constexpr double kDbmStepsPerDb = 1e4;
+inline double roundedDbm(double dbm) {
+  // Division by the exact step count gives the double nearest the decimal;
+  // + 0.0 turns a rounded -0 into 0.
+  return std::nearbyint(dbm * kDbmStepsPerDb) / kDbmStepsPerDb + 0.0;
+}
+
 struct OpticalPower {
   double dbm = kNoLightFloorDbm;
   bool no_light = true;
@@ -20,13 +33,13 @@ struct OpticalPower {
 // or non-finite input) the module is dark, reported as the floor plus the flag.
 inline OpticalPower opticalPowerFromMilliwatts(double milliwatts) {
   if (!std::isfinite(milliwatts) || milliwatts <= 0.0001) return {};
-  return {10.0 * std::log10(milliwatts), false};
+  return {roundedDbm(10.0 * std::log10(milliwatts)), false};
 }
 
 // A dBm reading from a device: below the floor (or -inf) is dark.
 inline OpticalPower opticalPowerFromDbm(double dbm) {
   if (!std::isfinite(dbm) || dbm <= kNoLightFloorDbm) return {};
-  return {dbm, false};
+  return {roundedDbm(dbm), false};
 }
 
 }  // namespace opticsd

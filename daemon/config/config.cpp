@@ -89,6 +89,12 @@ void readPoll(OptionReader r, PollConfig& out) {
     out.jitter_fraction = *v;
   }
   if (auto v = r.optionalDuration("max_backoff")) out.max_backoff = *v;
+  if (auto v = r.optionalDuration("keep_stale_for")) {
+    // A day-old value served beside current ones is history, not state.
+    if (*v > std::chrono::hours(24))
+      r.error("keep_stale_for", "must be at most 24h (0s drops a failing target's values at once)");
+    out.keep_stale_for = *v;
+  }
   if (out.interval.count() < 100) r.error("interval", "must be at least 100ms");
   if (out.timeout.count() < 10) r.error("timeout", "must be at least 10ms");
   if (out.max_backoff < out.interval) r.error("max_backoff", "must not be shorter than the interval");

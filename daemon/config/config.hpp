@@ -48,6 +48,9 @@ struct PollConfig {
   std::uint32_t concurrency = 64;
   double jitter_fraction = 0.1;  // each delay varies by up to ±10 % so a fleet never polls in lock-step
   std::chrono::milliseconds max_backoff{300'000};
+  // A failing target's last good values stay on /metrics, marked stale, this
+  // long after its first failed poll; zero drops them at once.
+  std::chrono::milliseconds keep_stale_for{300'000};
 };
 
 struct StorageConfig {

@@ -27,20 +27,27 @@ void appendEscaped(std::string& out, std::string_view value) {
   }
 }
 
-// As prometheus-cpp 1.0 writes values: printf's %.16g (16 significant digits).
+constexpr int kValueDigits = 15;
+
+// 15 significant digits (DBL_DIG: every decimal of 15 digits survives a trip
+// through a double), where prometheus-cpp writes 16: a value converted from a
+// module's units (100 uV steps to volts, mA to A) then prints as its short
+// decimal (3.2931), not the conversion's binary rounding (3.293100000000001).
+// The values themselves carry their module's precision (drivers/units.hpp).
 void appendValue(std::string& out, double v) {
   if (std::isnan(v)) {
     out += "NaN";
   } else if (std::isinf(v)) {
     out += v < 0 ? "-Inf" : "+Inf";
-  } else if (v == std::trunc(v) && std::fabs(v) < 1e15 && !(v == 0 && std::signbit(v))) {
-    // Integers (flags, counters, states: most series) print the same as
-    // %.16g does but much faster through the integer path.
+  } else if (v == std::trunc(v) && std::fabs(v) < 9e18 && !(v == 0 && std::signbit(v))) {
+    // Integers (flags, counters, states: most series) print exactly, never
+    // rounded to 15 digits (a counter past 1e15 keeps its last increment), and
+    // faster through the integer path; every such double fits a long long.
     char buf[24];
     out.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v)).ptr);
   } else {
     char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 16);
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, kValueDigits);
     out.append(buf, r.ptr);
   }
 }

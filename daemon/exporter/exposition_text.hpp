@@ -1,9 +1,10 @@
 #pragma once
 // The fast path for /metrics: writes the Prometheus text exposition (format
 // 0.0.4) of a snapshot straight into a string, without building
-// prometheus-cpp ClientMetric objects. Its output is byte-identical to
-// SampleCollector::render() followed by prometheus::TextSerializer (a unit
-// test holds it to that), at a fraction of the cost; see
+// prometheus-cpp ClientMetric objects. Its output is that of
+// SampleCollector::render() followed by prometheus::TextSerializer, byte for
+// byte except that non-integer values have 15 significant digits, not 16 (a
+// unit test holds it to that), at a fraction of the cost; see
 // tests/bench/exporter for the figures. Pure; thread-safe.
 
 #include <cstdint>

@@ -27,6 +27,10 @@ void LatestSamples::removeTarget(const std::string& target) {
   }
 }
 
+void LatestSamples::keepTarget(const std::string& target) {
+  if (listener_) listener_(target, {});
+}
+
 LatestSamples::Snapshot LatestSamples::snapshot() const {
   Snapshot out;
   std::lock_guard lock(mutex_);

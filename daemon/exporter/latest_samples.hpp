@@ -34,8 +34,14 @@ class LatestSamples {
   // (the pipeline) drops results of targets it no longer polls.
   void replaceTarget(const std::string& target, std::vector<Sample> samples);
 
-  // Forgets `target` (a reload dropped it): its series vanish from /metrics.
+  // Forgets `target` (a reload dropped it, or its kept values expired): its
+  // series vanish from /metrics. The listener is not called.
   void removeTarget(const std::string& target);
+
+  // A poll of `target` brought no Samples (it failed): what is published of
+  // it stays as it is (its render buffers too), and the listener is called
+  // with no Samples, so it sees every poll but never takes kept values for new.
+  void keepTarget(const std::string& target);
 
   Snapshot snapshot() const;
 

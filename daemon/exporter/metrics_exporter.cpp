@@ -49,7 +49,10 @@ MetricsExporter::MetricsExporter(std::string_view version)
     : registry_(std::make_shared<prometheus::Registry>()),
       self_metrics_(*registry_, version),
       samples_(std::make_shared<LatestSamples>()),
-      policy_(std::make_shared<const ExportPolicy>()) {}
+      freshness_(std::make_shared<TargetFreshness>()),
+      policy_(std::make_shared<const ExportPolicy>()) {
+  collectables_.push_back(freshness_);
+}
 
 // server_ is declared last, so it is destroyed (stopped, threads joined)
 // before anything a scrape reads.

@@ -44,6 +44,7 @@
 #include "daemon/exporter/rendered_targets.hpp"
 #include "daemon/exporter/self_metrics.hpp"
 #include "daemon/exporter/service_discovery.hpp"
+#include "daemon/exporter/target_freshness.hpp"
 #include "drivers/result.hpp"
 
 namespace opticsd {
@@ -63,6 +64,8 @@ class MetricsExporter {
 
   LatestSamples& samples() { return *samples_; }
   SelfMetrics& self() { return self_metrics_; }
+  // Whether each target's series are fresh or kept after failed polls (registered at start).
+  TargetFreshness& freshness() { return *freshness_; }
   // The self-metrics registry, for other parts' own counters (remote write).
   prometheus::Registry& registry() { return *registry_; }
 
@@ -102,6 +105,7 @@ class MetricsExporter {
   std::shared_ptr<prometheus::Registry> registry_;
   SelfMetrics self_metrics_;
   std::shared_ptr<LatestSamples> samples_;
+  std::shared_ptr<TargetFreshness> freshness_;
   std::mutex collectables_mutex_;
   std::vector<std::weak_ptr<prometheus::Collectable>> collectables_;
   mutable std::mutex config_mutex_;

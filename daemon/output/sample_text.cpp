@@ -138,6 +138,24 @@ MetricText laneText(LaneMetric m) {
       return {"Errored frames (host, max)", "%.2e"};
     case LaneMetric::kHostErroredFramesAvgRatio:
       return {"Errored frames (host, avg)", "%.2e"};
+    case LaneMetric::kRxPowerMinDbm:
+      return {"Rcvr signal optical power (min)", "%.2f dBm"};
+    case LaneMetric::kRxPowerMaxDbm:
+      return {"Rcvr signal optical power (max)", "%.2f dBm"};
+    case LaneMetric::kRxPowerAvgDbm:
+      return {"Rcvr signal optical power (avg)", "%.2f dBm"};
+    case LaneMetric::kTxPowerMinDbm:
+      return {"Transmit optical power (min)", "%.2f dBm"};
+    case LaneMetric::kTxPowerMaxDbm:
+      return {"Transmit optical power (max)", "%.2f dBm"};
+    case LaneMetric::kTxPowerAvgDbm:
+      return {"Transmit optical power (avg)", "%.2f dBm"};
+    case LaneMetric::kTxBiasMinMilliamperes:
+      return {"Laser tx bias current (min)", "%.3f mA"};
+    case LaneMetric::kTxBiasMaxMilliamperes:
+      return {"Laser tx bias current (max)", "%.3f mA"};
+    case LaneMetric::kTxBiasAvgMilliamperes:
+      return {"Laser tx bias current (avg)", "%.3f mA"};
     case LaneMetric::kCount:
       break;
   }

@@ -7,8 +7,8 @@
 
 namespace opticsd {
 
-Pipeline::Pipeline(LatestSamples& latest, SelfMetrics& self, SqliteStore* store)
-    : latest_(latest), self_(self), store_(store) {}
+Pipeline::Pipeline(LatestSamples& latest, SelfMetrics& self, TargetFreshness& freshness, SqliteStore* store)
+    : latest_(latest), self_(self), freshness_(freshness), store_(store) {}
 
 void Pipeline::setTargets(const std::vector<std::string>& targets) {
   std::set<std::string, std::less<>> next(targets.begin(), targets.end());
@@ -16,6 +16,8 @@ void Pipeline::setTargets(const std::vector<std::string>& targets) {
     if (!next.contains(old)) {
       latest_.removeTarget(old);
       self_.removeTarget(old);
+      freshness_.removeTarget(old);
+      served_.erase(old);
       failing_.erase(old);
       thresholds_reported_.erase(old);
       fec_.forgetTarget(old);
@@ -79,12 +81,67 @@ void Pipeline::onReport(PollReport& report) {
   if (report.ok) {
     for (auto& stage : neighbor_stages_) stage(report.target, report.result.neighbors);
   }
+  // A failed poll has no Samples: the stages see exactly that, never the kept
+  // values (the rules engine leaves its findings as they are).
   for (auto& stage : stages_) stage(report.target, samples);
 
-  // A failed poll clears the target's series: stale optics data would look
-  // healthy, and opticsd_target_up already says why nothing is there.
+  if (report.ok) {
+    publishGoodPoll(report);
+  } else {
+    keepAfterFailedPoll(report);
+  }
+}
+
+void Pipeline::publishGoodPoll(PollReport& report) {
+  auto& samples = report.result.samples;
+  served_[report.target] = Served{report.driver, std::nullopt};
+  freshness_.polledOk(report.target, report.driver, report.started_ms);
   latest_.replaceTarget(report.target, samples);
   if (store_ != nullptr && !samples.empty()) store_->enqueue(std::move(samples));
+}
+
+// The last good values stay as they were published (same render buffers),
+// marked stale, until keep_stale_for has passed since the first failed poll:
+// an operator looking at a dead switch sees its last known state, and
+// opticsd_target_up and opticsd_target_stale say what it is.
+void Pipeline::keepAfterFailedPoll(const PollReport& report) {
+  const auto it = served_.find(report.target);
+  if (it != served_.end() && !it->second.kept_since_ms) {
+    it->second.kept_since_ms = report.started_ms;
+    freshness_.setStale(report.target, report.driver, true);
+    if (keep_stale_for_.count() > 0) {
+      spdlog::info("target failing, its last values are kept target={} driver={} keep_stale_for_ms={}", report.target,
+                   report.driver, keep_stale_for_.count());
+    }
+  } else if (it == served_.end()) {
+    freshness_.setStale(report.target, report.driver, false);  // nothing served: none stale
+  }
+  latest_.keepTarget(report.target);
+  const auto ended_ms = report.started_ms + static_cast<std::int64_t>(report.seconds * 1000);
+  expireStale(ended_ms);
+}
+
+void Pipeline::expireStale(std::int64_t now_ms) {
+  for (auto it = served_.begin(); it != served_.end();) {
+    const auto& since = it->second.kept_since_ms;
+    if (since && now_ms - *since >= keep_stale_for_.count()) {
+      const std::string target = it->first;
+      const std::string driver = it->second.driver;
+      it = served_.erase(it);
+      dropKeptValues(target, driver);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Pipeline::dropKeptValues(const std::string& target, const std::string& driver) {
+  latest_.removeTarget(target);
+  freshness_.setStale(target, driver, false);
+  if (keep_stale_for_.count() > 0) {
+    spdlog::info("kept values dropped target={} driver={} keep_stale_for_ms={}", target, driver,
+                 keep_stale_for_.count());
+  }
 }
 
 }  // namespace opticsd

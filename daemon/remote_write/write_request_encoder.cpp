@@ -3,43 +3,51 @@
 #include <snappy.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <locale>
 #include <sstream>
 
 #include "daemon/exporter/sample_series.hpp"
-#include "schemas/remote-write/remote_write.pb.h"
+#include "daemon/remote_write/write_request_wire.hpp"
 
 namespace opticsd {
 namespace {
 
 using exporter_detail::ExtraLabel;
 using exporter_detail::Scope;
-using Labels = std::vector<std::pair<std::string, std::string>>;
 
-// One series with one sample. A series' own label wins over an external one
-// of the same name, as in Prometheus; labels go out sorted by name.
-void addSeries(remote_write::WriteRequest& request, Labels& labels, const std::map<std::string, std::string>& external,
-               double value, std::int64_t timestamp_ms) {
-  // (Not a structured binding: clang 14, the fuzz build's compiler, cannot capture one.)
-  for (const auto& e : external) {
-    const std::string& name = e.first;
-    if (std::none_of(labels.begin(), labels.end(), [&](const auto& l) { return l.first == name; })) {
-      labels.emplace_back(name, e.second);
+// One series' labels, kept between series so no series allocates.
+class SeriesLabels {
+ public:
+  explicit SeriesLabels(const std::map<std::string, std::string>& external) : external_(external) {}
+
+  void clear() { labels_.clear(); }
+  // An empty value is no label at all in remote write (identity fields a module left blank).
+  void add(std::string_view name, std::string_view value) {
+    if (!value.empty()) labels_.emplace_back(name, value);
+  }
+  // A series' own label wins over an external one of the same name, as in
+  // Prometheus; labels go out sorted by name.
+  void write(WriteRequestWire& request, double value, std::int64_t timestamp_ms) {
+    const std::size_t own = labels_.size();
+    // (Not a structured binding: clang 14, the fuzz build's compiler, cannot capture one.)
+    for (const auto& e : external_) {
+      const std::string_view name = e.first;
+      if (std::none_of(labels_.begin(), labels_.begin() + static_cast<std::ptrdiff_t>(own),
+                       [&](const WireLabel& l) { return l.first == name; })) {
+        add(name, e.second);
+      }
     }
+    std::sort(labels_.begin(), labels_.end());
+    request.addSeries(labels_, value, timestamp_ms);
   }
-  std::sort(labels.begin(), labels.end());
-  remote_write::TimeSeries* ts = request.add_timeseries();
-  for (auto& [name, v] : labels) {
-    remote_write::Label* label = ts->add_labels();
-    label->set_name(name);
-    label->set_value(v);
-  }
-  remote_write::Sample* sample = ts->add_samples();
-  sample->set_value(value);
-  sample->set_timestamp(timestamp_ms);
-}
+
+ private:
+  const std::map<std::string, std::string>& external_;
+  std::vector<WireLabel> labels_;
+};
 
 std::string number(double value) {
   std::ostringstream text;
@@ -51,18 +59,18 @@ std::string number(double value) {
 
 // A prometheus-cpp family as the series its text exposition would carry
 // (histograms and summaries as _bucket/_sum/_count and quantiles).
-void addFamily(remote_write::WriteRequest& request, const prometheus::MetricFamily& family,
+void addFamily(WriteRequestWire& request, const prometheus::MetricFamily& family,
                const std::map<std::string, std::string>& external, std::int64_t timestamp_ms) {
+  SeriesLabels labels(external);
   for (const prometheus::ClientMetric& metric : family.metric) {
     auto add = [&](const std::string& suffix, double value, const char* extra_name = nullptr,
                    const std::string& extra_value = {}) {
-      Labels labels;
-      labels.emplace_back("__name__", family.name + suffix);
-      for (const auto& l : metric.label) {
-        if (!l.value.empty()) labels.emplace_back(l.name, l.value);
-      }
-      if (extra_name != nullptr) labels.emplace_back(extra_name, extra_value);
-      addSeries(request, labels, external, value, timestamp_ms);
+      const std::string name = family.name + suffix;
+      labels.clear();
+      labels.add("__name__", name);
+      for (const auto& l : metric.label) labels.add(l.name, l.value);
+      if (extra_name != nullptr) labels.add(extra_name, extra_value);
+      labels.write(request, value, timestamp_ms);
     };
     switch (family.type) {
       case prometheus::MetricType::Counter:
@@ -93,43 +101,40 @@ void addFamily(remote_write::WriteRequest& request, const prometheus::MetricFami
 
 class WriteRequestSink {
  public:
-  WriteRequestSink(remote_write::WriteRequest& request, const std::map<std::string, std::string>& external,
+  WriteRequestSink(WriteRequestWire& request, const std::map<std::string, std::string>& external,
                    std::int64_t timestamp_ms)
-      : request_(request), external_(external), timestamp_ms_(timestamp_ms) {}
+      : request_(request), labels_(external), timestamp_ms_(timestamp_ms) {}
 
   void beginModule(const std::string& target, const std::string& port) {
     target_ = target;
     port_ = port;
   }
-  void beginLane(std::uint16_t number) { lane_ = std::to_string(number); }
+  void beginLane(std::uint16_t number) {
+    char buf[8];
+    lane_.assign(buf, std::to_chars(buf, buf + sizeof buf, number).ptr);
+  }
 
   void series(std::size_t f, Scope scope, double value, std::span<const ExtraLabel> extra) {
     labels_.clear();
-    labels_.emplace_back("__name__", exporter_detail::familySpecs()[f].name);
-    labels_.emplace_back("target", target_);
-    labels_.emplace_back("port", port_);
-    if (scope == Scope::kLane) labels_.emplace_back("lane", lane_);
-    // An empty value is no label at all in remote write (identity fields a module left blank).
-    for (const ExtraLabel& l : extra) {
-      if (!l.value.empty()) labels_.emplace_back(std::string(l.name), std::string(l.value));
-    }
-    addSeries(request_, labels_, external_, value, timestamp_ms_);
+    labels_.add("__name__", exporter_detail::familySpecs()[f].name);
+    labels_.add("target", target_);
+    labels_.add("port", port_);
+    if (scope == Scope::kLane) labels_.add("lane", lane_);
+    for (const ExtraLabel& l : extra) labels_.add(l.name, l.value);
+    labels_.write(request_, value, timestamp_ms_);
   }
 
  private:
-  remote_write::WriteRequest& request_;
-  const std::map<std::string, std::string>& external_;
+  WriteRequestWire& request_;
+  SeriesLabels labels_;
   const std::int64_t timestamp_ms_;
   std::string target_, port_, lane_;
-  Labels labels_;
 };
 
-EncodedWrite compressed(const remote_write::WriteRequest& request) {
+EncodedWrite compressed(const WriteRequestWire& request) {
   EncodedWrite out;
-  out.samples = static_cast<std::uint64_t>(request.timeseries_size());
-  std::string raw;
-  request.SerializeToString(&raw);
-  snappy::Compress(raw.data(), raw.size(), &out.body);
+  out.samples = request.series();
+  snappy::Compress(request.bytes().data(), request.bytes().size(), &out.body);
   return out;
 }
 
@@ -149,7 +154,7 @@ EncodedWrite encodeWriteRequest(const std::string& target, const std::vector<Sam
   for (const Sample& s : samples) timestamp_ms = std::max(timestamp_ms, s.timestamp_ms);
   if (timestamp_ms == 0) timestamp_ms = nowMs();
 
-  remote_write::WriteRequest request;
+  WriteRequestWire request;
   WriteRequestSink sink(request, external_labels, timestamp_ms);
   const auto shared = std::shared_ptr<const std::vector<Sample>>(&samples, [](const std::vector<Sample>*) {});
   exporter_detail::SeriesWalker<WriteRequestSink>(sink, SeriesSelection{policy, true, true}).walk({{target, shared}});
@@ -161,7 +166,7 @@ EncodedWrite encodeWriteRequest(const std::string& target, const std::vector<Sam
 
 EncodedWrite encodeFamilies(const std::vector<prometheus::MetricFamily>& families,
                             const std::map<std::string, std::string>& external_labels) {
-  remote_write::WriteRequest request;
+  WriteRequestWire request;
   const std::int64_t timestamp_ms = nowMs();
   for (const auto& family : families) addFamily(request, family, external_labels, timestamp_ms);
   return compressed(request);

@@ -101,8 +101,10 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
   }
   // Each lane metric's band once, rather than per lane; only metrics with
   // limits need their values looked at, every metric its flags.
+  // One bit per lane metric: a 32-bit mask shifted past its width once the
+  // catalogue outgrew 32 lane metrics.
+  static_assert(kLaneMetricCount <= 64, "the lane metric masks below are 64 bits");
   std::array<Band, kLaneMetricCount> bands;
-  static_assert(kLaneMetricCount <= 64, "one bit per lane metric");
   std::uint64_t limited = 0;
   for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
     bands[m] = bandOf(s.lane_thresholds[m]);

@@ -151,7 +151,8 @@ class DaemonService {
     exporter_->self().recordConfigLoad(true, unixSeconds());
 
     openStore();
-    pipeline_ = std::make_unique<Pipeline>(exporter_->samples(), exporter_->self(), store_.get());
+    pipeline_ =
+        std::make_unique<Pipeline>(exporter_->samples(), exporter_->self(), exporter_->freshness(), store_.get());
     startRules();
     startRemoteWrite();
     scheduler_ = std::make_unique<Scheduler>(io_, schedulerOptions(config_),
@@ -267,6 +268,7 @@ class DaemonService {
     std::vector<std::string> names;
     for (const auto& plan : plans) names.push_back(plan.name);
     pipeline_->setTargets(names);
+    pipeline_->setKeepStaleFor(config.poll.keep_stale_for);
     publishExportSettings(config, names);
     if (rules_) rules_->retainTargets(names);
     scheduler_->setOptions(schedulerOptions(config));
@@ -322,6 +324,8 @@ class DaemonService {
   // Pets the systemd watchdog from the event loop, so a wedged loop is
   // restarted; publishes store statistics and a status line.
   void housekeeping() {
+    // A failing target backs off: its kept values expire on this timer, not at its next poll.
+    pipeline_->expireStale(static_cast<std::int64_t>(unixSeconds() * 1000));
     if (store_) {
       const StoreStats stats = store_->stats();
       exporter_->self().setStoreStats(SelfMetrics::StoreStats{

@@ -71,6 +71,10 @@ constexpr std::array<double, 32> kPow10 = {1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e
                                            1e-13, 1e-12, 1e-11, 1e-10, 1e-9,  1e-8,  1e-7,  1e-6,  1e-5,  1e-4,  1e-3,
                                            1e-2,  1e-1,  1e0,   1e1,   1e2,   1e3,   1e4,   1e5,   1e6,   1e7};
 
+// 10^0 .. 10^22, every one exact as a double.
+constexpr std::array<double, 23> kExactPow10 = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 double decodeValue(const VdmTypeInfo& info, std::uint16_t raw) {
   switch (info.encoding) {
     case VdmEncoding::kF16:
@@ -197,6 +201,10 @@ AlarmFlags slotFlags(const std::uint8_t* flags, int group, int slot) {
 double decodeF16(std::uint16_t raw) {
   const unsigned mantissa = raw & 0x07ffu;
   const unsigned exponent = (raw >> 11) & 0x1fu;
+  // Below 10^0, divided by the exact 10^n (n <= 22): the double nearest
+  // mantissa x 10^(exponent - 24), so 2.4e-4 prints as such everywhere.
+  constexpr unsigned kBias = 24;
+  if (exponent < kBias && exponent >= 2) return mantissa / kExactPow10[kBias - exponent];
   return mantissa * kPow10[exponent];
 }
 

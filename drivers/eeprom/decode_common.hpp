@@ -18,9 +18,11 @@
 namespace opticsd::eeprom {
 
 // Raw monitor encodings shared by SFF-8472 A2h, SFF-8636 and CMIS.
-inline double temperatureFromRaw(std::int16_t raw) { return raw / 256.0; }    // signed 1/256 degC
-inline double voltageFromRaw(std::uint16_t raw) { return raw * 100e-6; }      // 100 uV
-inline double biasMilliampsFromRaw(std::uint16_t raw) { return raw * 2e-3; }  // 2 uA
+inline double temperatureFromRaw(std::int16_t raw) { return raw / 256.0; }  // signed 1/256 degC
+// Divided by exact step counts: the double nearest the register's decimal
+// (3.2931 V, not 3.2931000000000004), so every output prints it short.
+inline double voltageFromRaw(std::uint16_t raw) { return raw / 10'000.0; }     // 100 uV
+inline double biasMilliampsFromRaw(std::uint16_t raw) { return raw / 500.0; }  // 2 uA
 
 namespace detail {
 // log2(1 + i/64), i = 0..63, as the nearest doubles (shortest round-trip form).
@@ -77,9 +79,9 @@ inline double log2Normal(double x) {
 inline OpticalPower opticalPowerFromTenthMicrowatts(double units) {
   constexpr double kDbPerOctave = 3.0102999566398119521;                         // 10 log10(2)
   if (!(units > 1.0 && units <= std::numeric_limits<double>::max())) return {};  // also NaN and +inf
-  // Rounded to 1e-12 dB, far below the 0.1 uW register step (4e-5 dB at 1 mW) and
-  // above the log's error, so a register holding exactly 1 mW reads 0 dBm, not 7e-15.
-  return {std::nearbyint((kDbPerOctave * log2Normal(units) + kNoLightFloorDbm) * 1e12) * 1e-12, false};
+  // Rounded as every dBm is (units.hpp roundedDbm), far above the log's error,
+  // so a register holding exactly 1 mW reads 0 dBm, not 7e-15.
+  return {roundedDbm(kDbPerOctave * log2Normal(units) + kNoLightFloorDbm), false};
 }
 inline double powerDbmFromRaw(std::uint16_t raw) { return opticalPowerFromTenthMicrowatts(raw).dbm; }
 

@@ -45,15 +45,21 @@ enum class Leaf : std::uint8_t {
   kFecCorrectedBits,
   kFecCorrectedBlocks,
   kFecUncorrectableBlocks,
+  kLaneStatus,            // metric: the row of kLaneFlagInfo (rx_los, tx_fault, ...); a boolean
   kInterfaceTransceiver,  // the component that serves the interface
   kInterfaceChannels,     // the physical channels (lanes) the interface uses
   kInterfaceOperStatus,   // "UP", "DOWN", ...
+  // The interface's own FEC counters: they take precedence over the
+  // transceiver's (TelemetryState::buildSample).
+  kInterfaceFecCorrectedBits,
+  kInterfaceFecCorrectedBlocks,
+  kInterfaceFecUncorrectableBlocks,
 };
 
 struct LeafRule {
   std::string_view pattern;
   Leaf leaf;
-  std::uint8_t metric = 0;  // ModuleMetric or LaneMetric, for the value and threshold leaves
+  std::uint8_t metric = 0;  // ModuleMetric or LaneMetric (value, threshold leaves), kLaneFlagInfo row (status)
   std::uint8_t lane = 0;    // a fixed raw channel index (0: none, or from $lane)
   // A leaf every component has (a chassis sensor's temperature too): it alone
   // does not make a component a transceiver worth a Sample.

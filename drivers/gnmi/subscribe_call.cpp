@@ -34,12 +34,17 @@ StreamCore::Taken StreamCore::take(std::int64_t now_ms, std::int64_t stale_after
 void StreamCore::track(grpc::ClientContext* context) {
   std::lock_guard lock(calls_mu_);
   calls_.push_back(context);
+  ++live_;
 }
 
-void StreamCore::untrack(grpc::ClientContext* context) {
+void StreamCore::forget(grpc::ClientContext* context) {
   std::lock_guard lock(calls_mu_);
   std::erase(calls_, context);
-  if (calls_.empty()) idle_.notify_all();
+}
+
+void StreamCore::finished() {
+  std::lock_guard lock(calls_mu_);
+  if (--live_ == 0) idle_.notify_all();
 }
 
 void StreamCore::cancelAll() {
@@ -49,7 +54,7 @@ void StreamCore::cancelAll() {
 
 bool StreamCore::waitIdle(std::chrono::milliseconds limit) {
   std::unique_lock lock(calls_mu_);
-  return idle_.wait_for(lock, limit, [this] { return calls_.empty(); });
+  return idle_.wait_for(lock, limit, [this] { return live_ == 0; });
 }
 
 class SubscribeCall final : public grpc::ClientBidiReactor<::gnmi::SubscribeRequest, ::gnmi::SubscribeResponse> {
@@ -116,15 +121,15 @@ class SubscribeCall final : public grpc::ClientBidiReactor<::gnmi::SubscribeRequ
   }
 
   void OnDone(const grpc::Status& status) override {
+    core_->forget(&context_);  // first: cancelAll must not reach the context deleted below
     if (handle_) {
       std::lock_guard lock(handle_->mu_);
       handle_->call_ = nullptr;
     }
     if (events_.done) events_.done(status);
     auto core = core_;
-    grpc::ClientContext* context = &context_;
     delete this;
-    core->untrack(context);  // last: the owner may go away once every call is untracked
+    core->finished();  // last: the owner may go away once every call has finished
   }
 
  private:
@@ -178,9 +183,11 @@ void startCapabilities(::gnmi::gNMI::Stub& stub, std::shared_ptr<StreamCore> cor
   call->context.set_deadline(deadline);
   core->track(&call->context);
   stub.async()->Capabilities(&call->context, &call->request, &call->response,
-                             [call, core, done = std::move(done)](grpc::Status status) {
+                             [call, core, done = std::move(done)](grpc::Status status) mutable {
+                               core->forget(&call->context);
                                done(status, call->response);
-                               core->untrack(&call->context);
+                               call.reset();      // the context, before the owner may go away
+                               core->finished();  // last, as in SubscribeCall::OnDone
                              });
 }
 

@@ -39,9 +39,14 @@ class StreamCore {
   };
   Taken take(std::int64_t now_ms, std::int64_t stale_after_ms);
 
-  // Call registry: cancel everything in flight; wait until gRPC has finished them.
+  // Call registry: cancel everything in flight; wait until gRPC has finished
+  // them. A call that ends first leaves the cancel list (forget), then frees
+  // its context, then says it is finished: cancelAll must never reach a
+  // context being destroyed (it did, under load: "pure virtual method called"
+  // in grpc_call_cancel as poll-once tore down, 19-gnmi-faults.sh's flake).
   void track(grpc::ClientContext* context);
-  void untrack(grpc::ClientContext* context);
+  void forget(grpc::ClientContext* context);
+  void finished();
   void cancelAll();
   bool waitIdle(std::chrono::milliseconds limit);
 
@@ -57,7 +62,8 @@ class StreamCore {
 
   std::mutex calls_mu_;
   std::condition_variable idle_;
-  std::vector<grpc::ClientContext*> calls_;
+  std::vector<grpc::ClientContext*> calls_;  // cancellable
+  std::size_t live_ = 0;                     // tracked and not yet finished
 };
 
 class SubscribeCall;

@@ -90,6 +90,29 @@ void setThreshold(std::optional<Thresholds>& slot, std::string_view severity, bo
   target = value;
 }
 
+// A YANG boolean: true/false in PROTO and JSON, or as text from JSON encoders that quote it.
+std::optional<bool> flagOf(const LeafValue& v) {
+  if (v.kind == LeafValue::Kind::kBool) return v.flag;
+  if (v.kind == LeafValue::Kind::kText) {
+    if (equalsNoCase(v.text, "true")) return true;
+    if (equalsNoCase(v.text, "false")) return false;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t>& fecSlot(FecCounters& fec, Leaf leaf) {
+  switch (leaf) {
+    case Leaf::kFecCorrectedBits:
+    case Leaf::kInterfaceFecCorrectedBits:
+      return fec.corrected_bits_total;
+    case Leaf::kFecCorrectedBlocks:
+    case Leaf::kInterfaceFecCorrectedBlocks:
+      return fec.corrected_blocks_total;
+    default:
+      return fec.uncorrectable_blocks_total;
+  }
+}
+
 ModuleFamily familyOf(std::string_view form_factor) {
   if (form_factor.starts_with("QSFP-DD") || form_factor.starts_with("OSFP") || form_factor.starts_with("QSFP112")) {
     return ModuleFamily::kCmis;
@@ -138,7 +161,10 @@ Applied TelemetryState::apply(const GnmiPath& path, const LeafValue& value, std:
   switch (b.rule->leaf) {
     case Leaf::kInterfaceTransceiver:
     case Leaf::kInterfaceChannels:
-    case Leaf::kInterfaceOperStatus: {
+    case Leaf::kInterfaceOperStatus:
+    case Leaf::kInterfaceFecCorrectedBits:
+    case Leaf::kInterfaceFecCorrectedBlocks:
+    case Leaf::kInterfaceFecUncorrectableBlocks: {
       if (b.port.empty()) return Applied::kUnknownPath;
       Interface* i = interface(b.port);
       if (!i) return Applied::kOverLimit;
@@ -184,6 +210,14 @@ Applied TelemetryState::applyInterface(Interface& i, const Binding& b, const Lea
     case Leaf::kInterfaceOperStatus:
       i.up = operUp(value);
       return i.up ? Applied::kMapped : Applied::kBadValue;
+    case Leaf::kInterfaceFecCorrectedBits:
+    case Leaf::kInterfaceFecCorrectedBlocks:
+    case Leaf::kInterfaceFecUncorrectableBlocks: {
+      auto c = countOf(value);
+      if (!c) return Applied::kBadValue;
+      fecSlot(i.fec, b.rule->leaf) = *c;
+      return Applied::kMapped;
+    }
     default:
       return Applied::kUnknownPath;
   }
@@ -208,7 +242,15 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
       if (!v || !b.lane) return Applied::kBadValue;
       const long number = *b.lane - variant_.first_channel_index + 1;
       if (number < 1 || number > limits_.max_lanes) return Applied::kBadValue;
-      m.lanes[static_cast<std::uint16_t>(number)].set(static_cast<LaneMetric>(rule.metric), *v);
+      m.lanes[static_cast<std::uint16_t>(number)].values.set(static_cast<LaneMetric>(rule.metric), *v);
+      return Applied::kMapped;
+    }
+    case Leaf::kLaneStatus: {
+      auto raised = flagOf(value);
+      if (!raised || !b.lane || rule.metric >= kLaneFlagInfo.size()) return Applied::kBadValue;
+      const long number = *b.lane - variant_.first_channel_index + 1;
+      if (number < 1 || number > limits_.max_lanes) return Applied::kBadValue;
+      m.lanes[static_cast<std::uint16_t>(number)].status.*kLaneFlagInfo[rule.metric].member = *raised;
       return Applied::kMapped;
     }
     case Leaf::kModuleThresholdUpper:
@@ -253,10 +295,7 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
     case Leaf::kFecUncorrectableBlocks: {
       auto c = countOf(value);
       if (!c) return Applied::kBadValue;
-      auto& slot = rule.leaf == Leaf::kFecCorrectedBits     ? m.fec.corrected_bits_total
-                   : rule.leaf == Leaf::kFecCorrectedBlocks ? m.fec.corrected_blocks_total
-                                                            : m.fec.uncorrectable_blocks_total;
-      slot = *c;
+      fecSlot(m.fec, rule.leaf) = *c;
       return Applied::kMapped;
     }
     default:
@@ -294,7 +333,11 @@ Sample TelemetryState::buildSample(const std::string& port, const Module& m, con
   s.module = m.values;
   s.module_thresholds = m.module_thresholds;
   s.lane_thresholds = m.lane_thresholds;
-  s.fec = m.fec;
+  // Precedence: an interface that sends any FEC counter of its own gives all
+  // of the Sample's counters; the transceiver's are used only where the
+  // interface sends none. Mixing the two would pair counters of different
+  // scopes (a breakout port's own blocks against the whole module's bits).
+  s.fec = (i && !i->fec.empty()) ? i->fec : m.fec;
   if (i) s.link.up = i->up;
   const bool dark_when_zero = variant_.zero_power_when_down_is_dark && i && i->up == false;
   auto uses = [&](std::uint16_t lane) {
@@ -304,23 +347,26 @@ Sample TelemetryState::buildSample(const std::string& port, const Module& m, con
     }
     return false;
   };
-  for (const auto& [number, values] : m.lanes) {
+  for (const auto& [number, data] : m.lanes) {
     if (!uses(number)) continue;
     Lane lane;
     lane.number = number;
-    lane.values = values;
-    auto floor = [&](LaneMetric metric, std::optional<bool>& no_light) {
+    lane.values = data.values;
+    lane.status = data.status;
+    auto dark = [&](LaneMetric metric) {
       auto& v = lane.values[metric];
-      if (!v) return;
-      if (*v <= kNoLightFloorDbm || (dark_when_zero && *v == 0.0)) {
-        v = kNoLightFloorDbm;
-        no_light = true;
-      } else {
-        no_light = false;
-      }
+      if (!v) return std::optional<bool>();
+      const bool no_light = *v <= kNoLightFloorDbm || (dark_when_zero && *v == 0.0);
+      if (no_light) v = kNoLightFloorDbm;
+      return std::optional<bool>(no_light);
     };
-    floor(LaneMetric::kRxPowerDbm, lane.status.rx_no_light);
-    floor(LaneMetric::kTxPowerDbm, lane.status.tx_no_light);
+    lane.status.rx_no_light = dark(LaneMetric::kRxPowerDbm);
+    lane.status.tx_no_light = dark(LaneMetric::kTxPowerDbm);
+    // The statistics share the floor; the no-light flags follow the instant value only.
+    for (LaneMetric stat : {LaneMetric::kRxPowerMinDbm, LaneMetric::kRxPowerMaxDbm, LaneMetric::kRxPowerAvgDbm,
+                            LaneMetric::kTxPowerMinDbm, LaneMetric::kTxPowerMaxDbm, LaneMetric::kTxPowerAvgDbm}) {
+      dark(stat);
+    }
     s.lanes.push_back(std::move(lane));
   }
   if (m.updated_ms != 0 && stale_after_ms > 0 && now_ms - m.updated_ms > stale_after_ms) {

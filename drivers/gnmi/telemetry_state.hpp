@@ -46,13 +46,17 @@ class TelemetryState {
   std::size_t entities() const { return modules_.size() + interfaces_.size(); }
 
  private:
+  struct LaneData {
+    LaneValues values;
+    LaneStatus status;  // the channel's own flags (tx-failure, rx-los, rx-cdr-lol)
+  };
   struct Module {
     ModuleIdentity identity;
     std::optional<bool> present;
     ModuleValues values;
     std::array<std::optional<Thresholds>, kModuleMetricCount> module_thresholds{};
     std::array<std::optional<Thresholds>, kLaneMetricCount> lane_thresholds{};
-    std::map<std::uint16_t, LaneValues> lanes;  // by lane number (1-based)
+    std::map<std::uint16_t, LaneData> lanes;  // by lane number (1-based)
     FecCounters fec;
     std::int64_t updated_ms = 0;
     bool transceiver = false;  // a transceiver leaf was seen, not only what every component has
@@ -61,6 +65,7 @@ class TelemetryState {
     std::string transceiver;
     std::vector<double> channels;  // raw physical channel indexes
     std::optional<bool> up;
+    FecCounters fec;  // the interface's own counters, which take precedence over the transceiver's
   };
 
   Module* module(std::string_view name);

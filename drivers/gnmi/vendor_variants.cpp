@@ -2,11 +2,20 @@
 
 #include <array>
 
+#include "drivers/sample.hpp"
+
 namespace opticsd::gnmi {
 namespace {
 
 constexpr auto mod(ModuleMetric m) { return static_cast<std::uint8_t>(m); }
 constexpr auto lane(LaneMetric m) { return static_cast<std::uint8_t>(m); }
+// The row of kLaneFlagInfo named `key` (a misspelt key fails to compile).
+consteval std::uint8_t status(std::string_view key) {
+  for (std::size_t i = 0; i < kLaneFlagInfo.size(); ++i) {
+    if (kLaneFlagInfo[i].key == key) return static_cast<std::uint8_t>(i);
+  }
+  throw "no such lane status";
+}
 
 // ---- OpenConfig: openconfig-platform, -platform-transceiver, -interfaces.
 // Served by Arista EOS, Cisco IOS-XR and NX-OS, Juniper Junos/EVO, Nokia SR OS.
@@ -14,6 +23,7 @@ constexpr auto lane(LaneMetric m) { return static_cast<std::uint8_t>(m); }
 #define OC_XCVR OC_COMPONENT "/transceiver"
 #define OC_CHANNEL OC_XCVR "/physical-channels/channel[index=$lane]/state"
 #define OC_THRESHOLD OC_XCVR "/thresholds/threshold[severity=$severity]/state"
+#define OC_IF "/interfaces/interface[name=$port]"
 
 constexpr LeafRule kOpenConfigRules[] = {
     {OC_COMPONENT "/state/temperature/instant", Leaf::kModuleValue, mod(ModuleMetric::kTemperatureCelsius), 0, true},
@@ -32,9 +42,23 @@ constexpr LeafRule kOpenConfigRules[] = {
     {OC_COMPONENT "/state/firmware-version", Leaf::kFirmware, 0, 0, true},
     {OC_XCVR "/state/fec-corrected-bits", Leaf::kFecCorrectedBits},
     {OC_XCVR "/state/fec-uncorrectable-blocks", Leaf::kFecUncorrectableBlocks},
+    {OC_XCVR "/state/fec-corrected-blocks", Leaf::kFecCorrectedBlocks},  // transceiver model 0.18.0
     {OC_CHANNEL "/input-power/instant", Leaf::kLaneValue, lane(LaneMetric::kRxPowerDbm)},
+    {OC_CHANNEL "/input-power/min", Leaf::kLaneValue, lane(LaneMetric::kRxPowerMinDbm)},
+    {OC_CHANNEL "/input-power/max", Leaf::kLaneValue, lane(LaneMetric::kRxPowerMaxDbm)},
+    {OC_CHANNEL "/input-power/avg", Leaf::kLaneValue, lane(LaneMetric::kRxPowerAvgDbm)},
     {OC_CHANNEL "/output-power/instant", Leaf::kLaneValue, lane(LaneMetric::kTxPowerDbm)},
+    {OC_CHANNEL "/output-power/min", Leaf::kLaneValue, lane(LaneMetric::kTxPowerMinDbm)},
+    {OC_CHANNEL "/output-power/max", Leaf::kLaneValue, lane(LaneMetric::kTxPowerMaxDbm)},
+    {OC_CHANNEL "/output-power/avg", Leaf::kLaneValue, lane(LaneMetric::kTxPowerAvgDbm)},
     {OC_CHANNEL "/laser-bias-current/instant", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMilliamperes)},
+    {OC_CHANNEL "/laser-bias-current/min", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMinMilliamperes)},
+    {OC_CHANNEL "/laser-bias-current/max", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMaxMilliamperes)},
+    {OC_CHANNEL "/laser-bias-current/avg", Leaf::kLaneValue, lane(LaneMetric::kTxBiasAvgMilliamperes)},
+    // Channel flags, transceiver model 0.16.0 (CMIS 5.0 Tables 8-77/8-78).
+    {OC_CHANNEL "/tx-failure", Leaf::kLaneStatus, status("tx_fault")},
+    {OC_CHANNEL "/rx-los", Leaf::kLaneStatus, status("rx_los")},
+    {OC_CHANNEL "/rx-cdr-lol", Leaf::kLaneStatus, status("rx_lol")},
     {OC_THRESHOLD "/module-temperature-upper", Leaf::kModuleThresholdUpper, mod(ModuleMetric::kTemperatureCelsius)},
     {OC_THRESHOLD "/module-temperature-lower", Leaf::kModuleThresholdLower, mod(ModuleMetric::kTemperatureCelsius)},
     {OC_THRESHOLD "/supply-voltage-upper", Leaf::kModuleThresholdUpper, mod(ModuleMetric::kSupplyVoltageVolts)},
@@ -48,17 +72,26 @@ constexpr LeafRule kOpenConfigRules[] = {
     {"/interfaces/interface[name=$port]/state/transceiver", Leaf::kInterfaceTransceiver},
     {"/interfaces/interface[name=$port]/state/physical-channel", Leaf::kInterfaceChannels},
     {"/interfaces/interface[name=$port]/state/oper-status", Leaf::kInterfaceOperStatus},
+    // Interface PHY FEC counters as NVIDIA Cumulus Linux streams them (its own
+    // augment of the interfaces tree; upstream openconfig-if-ethernet has
+    // none): before 5.15 under ethernet/phy/state, from 5.15 under phy/fec/state.
+    {OC_IF "/ethernet/phy/state/corrected-bits", Leaf::kInterfaceFecCorrectedBits},
+    {OC_IF "/ethernet/phy/state/rs-fec-uncorrectable-blocks", Leaf::kInterfaceFecUncorrectableBlocks},
+    {OC_IF "/phy/fec/state/corrected-bits", Leaf::kInterfaceFecCorrectedBits},
+    {OC_IF "/phy/fec/state/rs-fec-uncorrectable-blocks", Leaf::kInterfaceFecUncorrectableBlocks},
 };
 
-constexpr std::string_view kOpenConfigSamplePaths[] = {
-    "/components/component/state/temperature/instant",
-    "/components/component/transceiver/state/supply-voltage/instant",
-    "/components/component/transceiver/state/pre-fec-ber/instant",
-    "/components/component/transceiver/state/post-fec-ber/instant",
-    "/components/component/transceiver/state/fec-corrected-bits",
-    "/components/component/transceiver/state/fec-uncorrectable-blocks",
-    "/components/component/transceiver/physical-channels/channel/state",
-};
+// The channel's whole state container: instant, avg/min/max and the flags.
+#define OC_SAMPLE_PATHS                                                                                                \
+  "/components/component/state/temperature/instant", "/components/component/transceiver/state/supply-voltage/instant", \
+      "/components/component/transceiver/state/pre-fec-ber/instant",                                                   \
+      "/components/component/transceiver/state/post-fec-ber/instant",                                                  \
+      "/components/component/transceiver/state/fec-corrected-bits",                                                    \
+      "/components/component/transceiver/state/fec-uncorrectable-blocks",                                              \
+      "/components/component/transceiver/physical-channels/channel/state"
+constexpr std::string_view kOpenConfigSamplePaths[] = {OC_SAMPLE_PATHS};
+// Cumulus Linux 5.15 and later: the OpenConfig paths plus its PHY FEC counters.
+constexpr std::string_view kCumulusSamplePaths[] = {OC_SAMPLE_PATHS, "/interfaces/interface/phy/fec/state"};
 constexpr std::string_view kOpenConfigOnChangePaths[] = {
     "/components/component/transceiver/state/present",        "/components/component/transceiver/state/form-factor",
     "/components/component/transceiver/state/vendor",         "/components/component/transceiver/state/vendor-part",
@@ -129,6 +162,8 @@ constexpr VendorVariant kVariants[] = {
     {"openconfig",
      "OpenConfig platform-transceiver and interfaces (Arista EOS, Cisco IOS-XR/NX-OS, Juniper, Nokia SR OS)", "", "",
      kOpenConfigSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, 0, true},
+    {"cumulus", "OpenConfig as the openconfig variant, plus NVIDIA Cumulus Linux 5.15+ interface PHY FEC counters", "",
+     "", kCumulusSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, 0, true},
     {"srlinux", "Nokia SR Linux native interface transceiver model", "", "", kSrLinuxSamplePaths, kSrLinuxOnChangePaths,
      kSrLinuxRules, 1, false},
     {"sonic", "SONiC telemetry STATE_DB transceiver tables", "", "STATE_DB", kSonicSamplePaths, kSonicOnChangePaths,

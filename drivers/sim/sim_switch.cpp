@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <numbers>
 
+#include "drivers/sim/module_registers.hpp"
 #include "drivers/sim/noise.hpp"
-#include "drivers/units.hpp"
 
 namespace opticsd::sim {
 namespace {
@@ -524,18 +524,19 @@ void SimSwitch::renderModuleReadings(int port_index, std::int64_t now_ms, const 
                                      Sample& s) const {
   const ModuleProfile& p = *profile_;
   const SimEnvironment& env = config_.environment;
-  const double temperature = temperatureTruth(port_index, now_ms, fx) +
-                             noise.read(kSaltNoiseTemperature, 0, 0.15, env.temperature_read_sigma_c);
-  const double vcc =
-      3.30 + 0.025 * unitNoise(hashKey(config_.seed, kSaltVcc, port_index)) + 0.004 * noise.uniform(kSaltNoiseVcc, 0);
+  const double temperature =
+      temperatureRegisterC(temperatureTruth(port_index, now_ms, fx) +
+                           noise.read(kSaltNoiseTemperature, 0, 0.15, env.temperature_read_sigma_c));
+  const double vcc = supplyVoltageRegisterV(3.30 + 0.025 * unitNoise(hashKey(config_.seed, kSaltVcc, port_index)) +
+                                            0.004 * noise.uniform(kSaltNoiseVcc, 0));
   s.module.set(ModuleMetric::kTemperatureCelsius, temperature);
   s.module.set(ModuleMetric::kSupplyVoltageVolts, vcc);
   s.module_flags[idx(ModuleMetric::kTemperatureCelsius)] = flagsFor(p.temperature, temperature);
   s.module_flags[idx(ModuleMetric::kSupplyVoltageVolts)] = flagsFor(p.vcc, vcc);
   if (p.has_vdm) {
     // TEC-held laser; it only follows the case once the TEC saturates.
-    const double laser = 50.0 + 0.8 * std::max(0.0, temperature - kRunawayLaserTempKnee) +
-                         0.1 * noise.uniform(kSaltNoiseLaserTemperature, 0);
+    const double laser = temperatureRegisterC(50.0 + 0.8 * std::max(0.0, temperature - kRunawayLaserTempKnee) +
+                                              0.1 * noise.uniform(kSaltNoiseLaserTemperature, 0));
     s.module.set(ModuleMetric::kLaserTemperatureCelsius, laser);
   }
 }
@@ -550,9 +551,9 @@ SimSwitch::LaneTotals SimSwitch::renderLaneReadings(int port_index, std::int64_t
     const LaneTruth t = laneAt(port_index, l, fx, now_ms);
     Lane& lane = s.lanes[static_cast<std::size_t>(l)];
     lane.number = static_cast<std::uint16_t>(l + 1);
-    const double bias = t.bias_ma + 0.03 * p.bias_ma / 7.5 * noise.uniform(kSaltNoiseBias, l);
-    const OpticalPower tx = opticalPowerFromDbm(t.tx_dbm + 0.05 * noise.uniform(kSaltNoiseTx, l));
-    const OpticalPower rx = opticalPowerFromDbm(t.rx_dbm + noise.read(kSaltNoiseRx, l, 0.05, env.rx_read_sigma_db));
+    const double bias = biasRegisterMa(t.bias_ma + 0.03 * p.bias_ma / 7.5 * noise.uniform(kSaltNoiseBias, l));
+    const OpticalPower tx = powerRegister(t.tx_dbm + 0.05 * noise.uniform(kSaltNoiseTx, l));
+    const OpticalPower rx = powerRegister(t.rx_dbm + noise.read(kSaltNoiseRx, l, 0.05, env.rx_read_sigma_db));
     lane.values.set(LaneMetric::kTxBiasMilliamperes, bias);
     lane.values.set(LaneMetric::kTxPowerDbm, tx.dbm);
     lane.values.set(LaneMetric::kRxPowerDbm, rx.dbm);
@@ -574,20 +575,21 @@ SimSwitch::LaneTotals SimSwitch::renderLaneReadings(int port_index, std::int64_t
       // VDM reads nothing meaningful without CDR lock: left unreported.
       if (t.ber) {
         const double ber = *t.ber;
-        lane.values.set(LaneMetric::kPreFecBerRatio, ber * std::pow(10.0, 0.08 * noise.uniform(kSaltNoiseBer, l)));
-        lane.values.set(LaneMetric::kPreFecBerAvgRatio, ber);
+        lane.values.set(LaneMetric::kPreFecBerRatio,
+                        f16Register(ber * std::pow(10.0, 0.08 * noise.uniform(kSaltNoiseBer, l))));
+        lane.values.set(LaneMetric::kPreFecBerAvgRatio, f16Register(ber));
         lane.values.set(LaneMetric::kPreFecBerMinRatio,
-                        ber * std::pow(10.0, -0.1 - 0.03 * std::abs(noise.uniform(kSaltNoiseBerMin, l))));
+                        f16Register(ber * std::pow(10.0, -0.1 - 0.03 * std::abs(noise.uniform(kSaltNoiseBerMin, l)))));
         lane.values.set(LaneMetric::kPreFecBerMaxRatio,
-                        ber * std::pow(10.0, 0.1 + 0.03 * std::abs(noise.uniform(kSaltNoiseBerMax, l))));
+                        f16Register(ber * std::pow(10.0, 0.1 + 0.03 * std::abs(noise.uniform(kSaltNoiseBerMax, l)))));
         // eSNR tracks the eye: 20log10(Q) plus the PAM4 level spacing.
         lane.values.set(LaneMetric::kEsnrDecibels,
-                        20.0 * std::log10(t.q) + 9.0 + 0.1 * noise.uniform(kSaltNoiseEsnr, l));
+                        decibelRegister(20.0 * std::log10(t.q) + 9.0 + 0.1 * noise.uniform(kSaltNoiseEsnr, l)));
       }
       // Host side (switch SerDes to module) is electrical and stays healthy.
       const double host = std::pow(10.0, -9.0 + 0.3 * unitNoise(hashKey(config_.seed, kSaltHostBer, port_index, l)) +
                                              0.05 * noise.uniform(kSaltNoiseHostBer, l));
-      lane.values.set(LaneMetric::kHostPreFecBerRatio, host);
+      lane.values.set(LaneMetric::kHostPreFecBerRatio, f16Register(host));
     }
   }
   return totals;
@@ -596,8 +598,10 @@ SimSwitch::LaneTotals SimSwitch::renderLaneReadings(int port_index, std::int64_t
 void SimSwitch::renderFecCounters(int port_index, const PortScenarios* ps, std::int64_t since_epoch_ms, bool up,
                                   const LaneTotals& lanes, const ReadNoise& noise, Sample& s) const {
   if (up && lanes.ber_lanes > 0) {
-    s.module.set(ModuleMetric::kPreFecBerRatio,
-                 lanes.ber_sum / lanes.ber_lanes * std::pow(10.0, 0.05 * noise.uniform(kSaltNoiseBer, kMaxLanes)));
+    // The host's FEC gives it, to the digits of the lanes' F16 readings.
+    s.module.set(
+        ModuleMetric::kPreFecBerRatio,
+        f16Register(lanes.ber_sum / lanes.ber_lanes * std::pow(10.0, 0.05 * noise.uniform(kSaltNoiseBer, kMaxLanes))));
   }
   const Counters c = countersAt(port_index, ps, since_epoch_ms);
   std::uint64_t bits = 0;

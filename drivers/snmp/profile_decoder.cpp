@@ -115,7 +115,7 @@ std::optional<double> convertThreshold(const MetricTarget& metric, ValueUnit uni
     double mw = 0;
     switch (unit) {
       case ValueUnit::kDbm:
-        return v;
+        return roundedDbm(v);
       case ValueUnit::kMilliwatts:
         mw = v;
         break;
@@ -129,7 +129,7 @@ std::optional<double> convertThreshold(const MetricTarget& metric, ValueUnit uni
         return std::nullopt;
     }
     if (mw <= 0) return std::nullopt;
-    return 10.0 * std::log10(mw);
+    return roundedDbm(10.0 * std::log10(mw));  // to the readings' 0.0001 dB
   }
   auto c = convert(metric, unit, v);
   if (!c) return std::nullopt;

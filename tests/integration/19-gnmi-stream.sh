@@ -6,7 +6,9 @@
 # mode), beside a simulated leaf. Checks: the STREAM subscription asks SAMPLE
 # for values and ON_CHANGE for oper-status; lane values reach /metrics; a flapping link is seen between samples (ON_CHANGE); paths the
 # variant does not map are logged and ignored; and a lane whose Rx falls 10 dB
-# raises the same finding as the simulator's dirty connector.
+# raises the same finding as the simulator's dirty connector; the channels'
+# avg/min/max reach /metrics at the full export detail only, a streamed rx-los
+# lands on its lane.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/gnmi/gnmi_lib.sh"
 need curl
@@ -18,7 +20,7 @@ start_gnmi_target leaf-g "$PROTO_PORT" --encodings PROTO,JSON_IETF --degrade-lan
   --flap-every 1.5 --unknown-paths
 start_gnmi_target leaf-j "$JSON_PORT" --encodings JSON_IETF
 POLL_PORT=$(free_port)
-start_gnmi_target leaf-p "$POLL_PORT"
+start_gnmi_target leaf-p "$POLL_PORT" --los-lane Ethernet1:5
 
 PORT=$(free_port)
 cat >"$WORK/opticsd.yaml" <<YAML
@@ -27,7 +29,8 @@ poll: {interval: 500ms, timeout: 3s}
 storage: {path: $WORK/state/history.db}
 targets:
   - {name: leaf-g, driver: gnmi, address: 127.0.0.1:$PROTO_PORT, tls: false, sample_interval: 4s}
-  - {name: leaf-j, driver: gnmi, address: 127.0.0.1:$JSON_PORT, tls: false, interval: 500ms, updates_only: true, heartbeat_interval: 2s}
+  - {name: leaf-j, driver: gnmi, address: 127.0.0.1:$JSON_PORT, tls: false, interval: 500ms, updates_only: true, heartbeat_interval: 2s,
+     export: {detail: full}}
   - {name: leaf-p, driver: gnmi, address: 127.0.0.1:$POLL_PORT, tls: false, mode: poll}
   - name: leaf-s
     driver: sim
@@ -53,6 +56,21 @@ text=$(scrape "$PORT")
   || fail "the 400G DR4 port (JSON_IETF) does not have 4 lanes"
 grep -Eq '^opticsd_lane_tx_bias_amperes\{.*target="leaf-j",port="Ethernet2".*\} 0.0075$' <<<"$text" \
   || { grep bias <<<"$text" | head -3; fail "JSON_IETF bias value is not 7.5 mA"; }
+
+note "channel avg/min/max at full detail only; channel flags on the lane"
+for stat in rx_power_min_dbm rx_power_max_dbm rx_power_avg_dbm tx_power_min_dbm tx_power_max_dbm tx_power_avg_dbm \
+  tx_bias_min_amperes tx_bias_max_amperes tx_bias_avg_amperes; do
+  [ "$(grep -Ec "^opticsd_lane_${stat}\{.*target=\"leaf-j\",port=\"Ethernet2\"" <<<"$text")" -eq 4 ] \
+    || { grep -E "leaf-j.*Ethernet2" <<<"$text" | head -20; fail "leaf-j (export detail full) lacks $stat on 4 lanes"; }
+  grep -Eq "^opticsd_lane_${stat}\{.*target=\"leaf-g\"" <<<"$text" && fail "$stat exported at the default detail"
+done
+grep -Eq '^opticsd_lane_tx_bias_max_amperes\{.*target="leaf-j",port="Ethernet2".*\} 0.00775$' <<<"$text" \
+  || { grep bias_max <<<"$text" | head -3; fail "JSON_IETF bias max is not 7.75 mA"; }
+grep -Eq '^opticsd_lane_tx_power_min_dbm\{.*target="leaf-j",port="Ethernet2",lane="1".*\} 0.5$' <<<"$text" \
+  || { grep tx_power_min <<<"$text" | head -3; fail "JSON_IETF Tx power min is not 0.5 dBm"; }
+wait_for 50 metric_has "$PORT" '^opticsd_lane_rx_los\{.*target="leaf-p",port="Ethernet1",lane="5".*\} 1' \
+  || { scrape "$PORT" | grep -E 'rx_los' | head; fail "the streamed rx-los of lane 5 is not on /metrics"; }
+[ "$(scrape "$PORT" | grep -Ec '^opticsd_lane_rx_los\{.*target="leaf-p"')" -eq 1 ] || fail "rx-los raised on other lanes"
 
 note "the subscription: STREAM, SAMPLE for values, ON_CHANGE for oper-status"
 streaming() { grep -q '"mode": "STREAM"' "$WORK/leaf-g.requests" && grep -q '"mode": "STREAM"' "$WORK/leaf-j.requests"; }

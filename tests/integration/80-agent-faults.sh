@@ -11,8 +11,8 @@
 # agent. Over the same window each healthy target completes at least 75 % of
 # its baseline polls (counts, not timings: the scheduler jitters ±10 %).
 # Phase 3: the flapping agent is killed -9 mid-run and restarted on its port,
-# the slow agent is SIGSTOPped and continued; each goes to target_up 0 and
-# back to 1 without any action on the daemon.
+# the slow agent is SIGSTOPped and continued; each goes to target_up 0 (its
+# last values kept, marked stale) and back to 1 without any action on the daemon.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/reliability/faults.sh"
 need curl
@@ -133,7 +133,9 @@ kill -9 "$FLAP_PID"
 kill -STOP "$SLOW_PID"
 wait_for 50 target_up_is "$PORT" snmp-flap 0 || fail "killed agent still reported up"
 wait_for 50 target_up_is "$PORT" snmp-slow 0 || fail "stopped agent still reported up"
-metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{.*target="snmp-flap"' && fail "a down target still exports optics values"
+# Its last values stay for poll.keep_stale_for (default 5m), marked stale (test 91 follows them out).
+wait_for 25 metric_has "$PORT" '^opticsd_target_stale\{.*target="snmp-flap".*\} 1$' || fail "a down target's kept values are not marked stale"
+metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{.*target="snmp-flap"' || fail "a down target's last values vanished at once"
 target_up_is "$PORT" snmp-ok 1 || fail "healthy agent went down with its neighbours"
 SNMPSIM_REUSE_PORT=$FLAP_PORT start_snmpsim flap2 "$FIXTURES/arista-eos.snmprec"
 kill -CONT "$SLOW_PID"

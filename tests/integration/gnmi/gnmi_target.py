@@ -7,7 +7,8 @@ and a 400G QSFP-DD DR4 (Ethernet2, 4 lanes, double values in PROTO), built
 from the OpenConfig platform-transceiver, platform and interfaces models. In
 JSON_IETF each channel's state is one JSON container (decimal64 as strings).
 
-Faults are flags: --degrade-lane, --flap-every, --drop-after, --slow,
+Each channel sends instant, min, max and avg of its powers and bias, and its
+rx-los and tx-failure flags. Faults are flags: --degrade-lane, --los-lane, --flap-every, --drop-while, --slow,
 --oversize-after, --unknown-paths, --password (bad credentials are refused),
 TLS with --cert/--key. Each request is logged as a JSON line to --log.
 
@@ -17,6 +18,7 @@ The message classes come from schemas/gnmi/gnmi.proto through protoc
 import argparse
 import json
 import math
+import os
 import sys
 import threading
 import time
@@ -42,9 +44,9 @@ def parse_args():
     p.add_argument("--password")
     p.add_argument("--degrade-lane", help="IFACE:LANE, Rx falls 10 dB over --degrade-seconds")
     p.add_argument("--degrade-seconds", type=float, default=3.0)
+    p.add_argument("--los-lane", help="IFACE:LANE streams rx-los true (the channel flag)")
     p.add_argument("--flap-every", type=float, help="Ethernet2 oper-status toggles every N s (ON_CHANGE)")
-    p.add_argument("--drop-after", type=float, help="each STREAM ends UNAVAILABLE after N s")
-    p.add_argument("--drop-times", type=int, default=1, help="how many streams are dropped")
+    p.add_argument("--drop-while", help="while this file exists, STREAM subscriptions end (and are refused) UNAVAILABLE")
     p.add_argument("--slow", action="store_true", help="accept calls, never answer")
     p.add_argument("--oversize-after", type=float, help="one notification of 256 KiB after N s")
     p.add_argument("--unknown-paths", action="store_true")
@@ -58,7 +60,7 @@ from schemas.gnmi import gnmi_pb2 as pb  # noqa: E402
 
 START = time.time()
 LOG_LOCK = threading.Lock()
-STATE = {"drops": 0, "oversize_sent": False}
+STATE = {"oversize_sent": False}
 
 
 def log(event):
@@ -124,17 +126,24 @@ def sample_updates(encoding, now):
             lane = ch + 1
             base = f"/transceiver/physical-channels/channel[index={ch}]/state"
             rx, tx, bias = rx_power(iface, lane, now), 1.0, 7.5
+            # avg/min/max over the "module's window": a fixed spread around the instant value.
+            stats = {"input-power": (rx, rx - 0.25, rx + 0.25, rx), "output-power": (tx, tx - 0.5, tx + 0.5, tx),
+                     "laser-bias-current": (bias, bias - 0.25, bias + 0.25, bias)}
+            los = ARGS.los_lane == f"{iface}:{lane}"
             if encoding == pb.JSON_IETF:
                 container = {
-                    "openconfig-platform-transceiver:input-power": {"instant": f"{rx:.2f}"},
-                    "output-power": {"instant": f"{tx:.2f}"},
-                    "laser-bias-current": {"instant": f"{bias:.2f}"},
+                    (f"openconfig-platform-transceiver:{leaf}" if leaf == "input-power" else leaf):
+                        {"instant": f"{v[0]:.2f}", "min": f"{v[1]:.2f}", "max": f"{v[2]:.2f}", "avg": f"{v[3]:.2f}"}
+                    for leaf, v in stats.items()
                 }
+                container.update({"rx-los": los, "tx-failure": False})
                 n.update.add(path=path(base), val=pb.TypedValue(json_ietf_val=json.dumps(container).encode()))
             else:
-                n.update.add(path=path(base + "/input-power/instant"), val=number(rx, kind, encoding))
-                n.update.add(path=path(base + "/output-power/instant"), val=number(tx, kind, encoding))
-                n.update.add(path=path(base + "/laser-bias-current/instant"), val=number(bias, kind, encoding))
+                for leaf, v in stats.items():
+                    for stat, value in zip(("instant", "min", "max", "avg"), v):
+                        n.update.add(path=path(f"{base}/{leaf}/{stat}"), val=number(value, kind, encoding))
+                n.update.add(path=path(base + "/rx-los"), val=pb.TypedValue(bool_val=los))
+                n.update.add(path=path(base + "/tx-failure"), val=pb.TypedValue(bool_val=False))
         if ARGS.unknown_paths:
             n.update.add(path=path("/transceiver/state/vendor-oui"), val=text("00:11:22", encoding))
             n.update.add(path=path("/state/no-such-container/leaf"), val=number(1.0, kind, encoding))
@@ -178,6 +187,11 @@ def static_updates(encoding, now):
     return notes
 
 
+def dropping():
+    """The test, not a clock, says when the stream is down: a timed drop raced the test's other waits."""
+    return bool(ARGS.drop_while) and os.path.exists(ARGS.drop_while)
+
+
 def authorized(context):
     if not ARGS.username:
         return True
@@ -213,6 +227,9 @@ def subscribe(request_iterator, context):
     log({"rpc": "Subscribe", "mode": pb.SubscriptionList.Mode.Name(sub.mode),
          "encoding": pb.Encoding.Name(sub.encoding), "updates_only": sub.updates_only, "subscriptions": modes})
     encoding = sub.encoding
+    if sub.mode == pb.SubscriptionList.STREAM and dropping():
+        log({"rpc": "refused", "mode": "STREAM"})
+        context.abort(grpc.StatusCode.UNAVAILABLE, "test target drops the stream")
     if sub.mode == pb.SubscriptionList.POLL:  # data only when asked, each answer closed by a sync
         for req in request_iterator:
             if req.HasField("poll"):
@@ -235,8 +252,7 @@ def subscribe(request_iterator, context):
     while context.is_active():
         time.sleep(0.05)
         now = time.time()
-        if ARGS.drop_after and now - began > ARGS.drop_after and STATE["drops"] < ARGS.drop_times:
-            STATE["drops"] += 1
+        if dropping():
             log({"rpc": "dropped"})
             context.abort(grpc.StatusCode.UNAVAILABLE, "test target drops the stream")
         if ARGS.oversize_after and not STATE["oversize_sent"] and now - START > ARGS.oversize_after:

@@ -18,6 +18,7 @@ poll:
   concurrency: 8
   jitter: 0.2
   max_backoff: 10m
+  keep_stale_for: 7m
 storage:
   path: /tmp/opticsd-test/history.db
   retention: 3d
@@ -56,6 +57,7 @@ TEST(ConfigTest, LoadsEverySection) {
   EXPECT_EQ(config->poll.concurrency, 8u);
   EXPECT_DOUBLE_EQ(config->poll.jitter_fraction, 0.2);
   EXPECT_EQ(config->poll.max_backoff, std::chrono::minutes(10));
+  EXPECT_EQ(config->poll.keep_stale_for, std::chrono::minutes(7));
   EXPECT_EQ(config->storage.path, "/tmp/opticsd-test/history.db");
   EXPECT_EQ(config->storage.retention, std::chrono::hours(72));
   EXPECT_EQ(config->storage.sample_interval, std::chrono::minutes(1));
@@ -169,6 +171,21 @@ TEST(ConfigTest, RangeChecks) {
   EXPECT_EQ(onlyIssue("log_level: loud\ntargets: [{name: a, driver: sim}]\n").key, "log_level");
   EXPECT_EQ(onlyIssue("targets: {name: a}\n").key, "targets");
   EXPECT_EQ(onlyIssue("poll: 5\ntargets: [{name: a, driver: sim}]\n").key, "poll");
+}
+
+// How long a failing target's last values stay on /metrics: 0s (drop at
+// once, as before) up to a day; a duration, never a bare number.
+TEST(ConfigTest, KeepStaleForIsADurationOfAtMostADay) {
+  const std::string t = "targets: [{name: a, driver: sim}]\n";
+  auto defaults = loadConfigText(t, "t.yaml");
+  ASSERT_TRUE(defaults) << defaults.error().format();
+  EXPECT_EQ(defaults->poll.keep_stale_for, std::chrono::minutes(5));
+  auto zero = loadConfigText("poll: {keep_stale_for: 0s}\n" + t, "t.yaml");
+  ASSERT_TRUE(zero) << zero.error().format();
+  EXPECT_EQ(zero->poll.keep_stale_for, std::chrono::milliseconds(0));
+  EXPECT_EQ(onlyIssue("poll: {keep_stale_for: 25h}\n" + t).key, "poll.keep_stale_for");
+  EXPECT_EQ(onlyIssue("poll: {keep_stale_for: 300}\n" + t).key, "poll.keep_stale_for");
+  EXPECT_EQ(onlyIssue("poll: {keep_stale_for: -1m}\n" + t).key, "poll.keep_stale_for");
 }
 
 TEST(ConfigTest, StorageListenAndPollErrorPaths) {

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
 #include "daemon/exporter/sample_collector.hpp"
 #include "exposition.hpp"
 
@@ -55,14 +61,80 @@ LatestSamples::Snapshot awkwardFleet(LatestSamples& cache) {
   return cache.snapshot();
 }
 
-TEST(ExpositionText, IsByteIdenticalToPrometheusCpp) {
+std::vector<std::string_view> lines(std::string_view text) {
+  std::vector<std::string_view> out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\n', at);
+    out.push_back(text.substr(at, end - at));
+    at = end == std::string_view::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+
+// The fast text is prometheus-cpp's, byte for byte, except that values are
+// given to 15 significant digits, not 16 (exposition_text.cpp appendValue):
+// integers exactly, the rest to within half a unit of their 15th digit.
+TEST(ExpositionText, IsPrometheusCppsTextWithValuesTo15Digits) {
   LatestSamples cache;
   const auto snapshot = awkwardFleet(cache);
   const std::string reference = test::serialize(SampleCollector::render(snapshot));
   std::string fast;
   appendSampleExposition(snapshot, fast);
   ASSERT_GT(reference.size(), 10000u);
-  EXPECT_EQ(fast, reference);
+  const auto want = lines(reference);
+  const auto got = lines(fast);
+  ASSERT_EQ(got.size(), want.size());
+  std::size_t rounded = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (want[i].starts_with('#')) {
+      EXPECT_EQ(got[i], want[i]);
+      continue;
+    }
+    const std::size_t cut = want[i].rfind(' ');
+    ASSERT_EQ(got[i].substr(0, cut + 1), want[i].substr(0, cut + 1));
+    const std::string value(want[i].substr(cut + 1));
+    const std::string printed(got[i].substr(cut + 1));
+    const double v = std::strtod(value.c_str(), nullptr);
+    if (v == std::trunc(v) && std::fabs(v) < 9e18) {
+      EXPECT_EQ(printed, value);  // integers exactly
+      continue;
+    }
+    // At most 15 significant digits, and within half a unit of the 15th of
+    // prometheus-cpp's value (plus the half unit of the 16th that its text is off).
+    std::size_t digits = 0;
+    bool leading = true;
+    for (const char c : printed.substr(0, printed.find('e'))) {
+      if (c >= '1' && c <= '9') leading = false;
+      if (std::isdigit(static_cast<unsigned char>(c)) && !leading) ++digits;
+    }
+    EXPECT_LE(digits, 15u) << printed;
+    const double half_unit = 0.55 * std::pow(10.0, std::floor(std::log10(std::fabs(v))) - 14);
+    EXPECT_LE(std::fabs(std::strtod(printed.c_str(), nullptr) - v), half_unit) << want[i] << " printed " << printed;
+    rounded += printed != value;
+  }
+  EXPECT_GT(rounded, 100u);  // the fleet has values where the 16th digit shows
+}
+
+TEST(ExpositionText, ModuleUnitsPrintAsTheirShortDecimals) {
+  // Vcc in 100 uV steps and bias in 2 uA steps, scaled to volts and amperes,
+  // print as the register's decimal, not the conversion's binary rounding.
+  LatestSamples cache;
+  Sample s;
+  s.port = "Ethernet1";
+  s.module.set(ModuleMetric::kSupplyVoltageVolts, 32931 * 100e-6);  // 3.2931000000000004 as a double
+  Lane lane;
+  lane.number = 1;
+  lane.values.set(LaneMetric::kTxBiasMilliamperes, 4278 * 2e-3);  // 8.556 mA
+  s.lanes.push_back(lane);
+  cache.replaceTarget("leaf-1", {s});
+  std::string text;
+  appendSampleExposition(cache.snapshot(), text);
+  EXPECT_NE(text.find("opticsd_module_supply_voltage_volts{target=\"leaf-1\",port=\"Ethernet1\"} 3.2931\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("opticsd_lane_tx_bias_amperes{target=\"leaf-1\",port=\"Ethernet1\",lane=\"1\"} 0.008556\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(ExpositionText, SlicesOfFamiliesInOrderMakeTheSameText) {

@@ -148,6 +148,34 @@ TEST_F(ScrapePaths, ThresholdsAndSelfMetricsHaveTheirOwnPaths) {
   EXPECT_THAT(self.body, Not(HasSubstr("opticsd_module_temperature_celsius")));
 }
 
+// A target whose polls fail keeps its last values, marked, on both the
+// per-target and the whole-instance scrape; /metrics/self stays its own health only.
+TEST_F(ScrapePaths, StaleMarkingIsBesideTheValuesOnTargetAndWholeScrapes) {
+  exporter_->freshness().polledOk("leaf-1", "sim", 1'700'000'000'000);
+  exporter_->freshness().setStale("leaf-1", "sim", true);
+  exporter_->freshness().polledOk("leaf-2", "snmp", 1'700'000'030'500);
+  const std::string stale = R"(opticsd_target_stale{driver="sim",target="leaf-1"})";
+  const std::string last = R"(opticsd_target_last_success_timestamp_seconds{driver="sim",target="leaf-1"})";
+  const auto one = test::httpGet(port(), "/metrics?target=leaf-1");
+  ASSERT_EQ(one.status, 200);
+  EXPECT_EQ(test::valueOf(one.body, stale), 1);
+  EXPECT_EQ(test::valueOf(one.body, last), 1'700'000'000);
+  EXPECT_EQ(test::valueOf(one.body, R"(opticsd_module_temperature_celsius{target="leaf-1",port="Ethernet1"})"), 41);
+  EXPECT_THAT(one.body, Not(HasSubstr(R"(target="leaf-2")")));
+  EXPECT_EQ(gunzip(test::httpGet(port(), "/metrics?target=leaf-1", "Accept-Encoding: gzip\r\n").body), one.body);
+
+  const auto whole = test::httpGet(port(), "/metrics");
+  EXPECT_EQ(test::valueOf(whole.body, stale), 1);
+  EXPECT_EQ(test::valueOf(whole.body, R"(opticsd_target_stale{driver="snmp",target="leaf-2"})"), 0);
+  EXPECT_EQ(
+      test::valueOf(whole.body, R"(opticsd_target_last_success_timestamp_seconds{driver="snmp",target="leaf-2"})"),
+      1'700'000'030.5);
+  EXPECT_THAT(test::httpGet(port(), "/metrics/self").body, Not(HasSubstr("opticsd_target_stale")));
+
+  exporter_->freshness().removeTarget("leaf-1");
+  EXPECT_FALSE(test::valueOf(test::httpGet(port(), "/metrics").body, stale));
+}
+
 TEST_F(ScrapePaths, ServiceDiscoveryListsEveryServedTargetAtTheAddressAsked) {
   const auto r =
       test::parseResponse(test::httpExchange(port(), "GET /sd HTTP/1.0\r\nHost: opticsd-7.example:9464\r\n\r\n"));

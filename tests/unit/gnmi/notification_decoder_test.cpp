@@ -70,12 +70,13 @@ TEST_F(Decoding, JsonIetfContainerExpandsIntoLeaves) {
       R"({"openconfig-platform-transceiver:input-power":{"instant":"-2.50","avg":"-2.4"},)"
       R"("output-power":{"instant":1.25},"laser-bias-current":{"instant":"7.0"},"index":0})");
   auto counts = decoder_.apply(n, 1000);
-  EXPECT_EQ(counts.mapped, 3u);
-  EXPECT_EQ(counts.unknown_paths, 2u);  // avg (no Sample slot) and the list key leaf
+  EXPECT_EQ(counts.mapped, 4u);         // avg has its own slot
+  EXPECT_EQ(counts.unknown_paths, 1u);  // the list key leaf
   auto samples = state_.snapshot(1000, 0);
   ASSERT_EQ(samples.size(), 1u);
   ASSERT_EQ(samples[0].lanes.size(), 1u);
   EXPECT_EQ(samples[0].lanes[0].values[LaneMetric::kRxPowerDbm], -2.5);
+  EXPECT_EQ(samples[0].lanes[0].values[LaneMetric::kRxPowerAvgDbm], -2.4);
   EXPECT_EQ(samples[0].lanes[0].values[LaneMetric::kTxPowerDbm], 1.25);
   EXPECT_EQ(samples[0].lanes[0].values[LaneMetric::kTxBiasMilliamperes], 7.0);
 }

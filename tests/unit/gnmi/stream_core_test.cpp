@@ -1,6 +1,9 @@
 // The bound on updates between two polls, as the stream's decode side and
-// the poll's take side see it.
+// the poll's take side see it; the call registry the driver waits on.
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
 
 #include "drivers/gnmi/subscribe_call.hpp"
 
@@ -40,6 +43,27 @@ TEST(StreamCore, UpdatesBeyondTheBoundAreDroppedAndCounted) {
   auto next = core.take(2000, 0);
   EXPECT_EQ(next.updates, 4u);
   EXPECT_EQ(next.dropped, 0u);
+}
+
+// A call that ends leaves the cancel list before its context is freed, and
+// the owner still waits for it until it says it has finished.
+TEST(StreamCore, AForgottenCallIsNotCancelledButStillWaitedFor) {
+  const VendorVariant& v = *findVendorVariant("openconfig");
+  StreamCore core(v, std::move(*LeafRules::compile(v.rules)), 10);
+  EXPECT_TRUE(core.waitIdle(std::chrono::milliseconds(0)));
+  auto ending = std::make_unique<grpc::ClientContext>();
+  grpc::ClientContext running;
+  core.track(ending.get());
+  core.track(&running);
+  core.forget(ending.get());
+  ending.reset();    // as OnDone deletes the call with its context
+  core.cancelAll();  // must not touch the freed context (ASan/valgrind would see it)
+  EXPECT_FALSE(core.waitIdle(std::chrono::milliseconds(10)));
+  core.finished();  // the ended call
+  EXPECT_FALSE(core.waitIdle(std::chrono::milliseconds(10)));
+  core.forget(&running);
+  core.finished();
+  EXPECT_TRUE(core.waitIdle(std::chrono::milliseconds(0)));
 }
 
 }  // namespace

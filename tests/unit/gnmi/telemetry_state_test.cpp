@@ -120,6 +120,160 @@ TEST(GnmiMapping, BreakoutInterfacesGetTheirOwnLanes) {
   EXPECT_EQ(second->lanes.back().number, 8);
 }
 
+TEST(GnmiMapping, ChannelStatisticsBesideTheInstantValue) {
+  Mapping m("openconfig");
+  const std::string ch = std::string(kComp) + "/transceiver/physical-channels/channel[index=2]/state";
+  struct Leaf {
+    const char* leaf;
+    double value;
+    LaneMetric metric;
+  };
+  const Leaf leaves[] = {
+      {"/input-power/instant", -2.5, LaneMetric::kRxPowerDbm},
+      {"/input-power/min", -3.25, LaneMetric::kRxPowerMinDbm},
+      {"/input-power/max", -1.75, LaneMetric::kRxPowerMaxDbm},
+      {"/input-power/avg", -2.5, LaneMetric::kRxPowerAvgDbm},
+      {"/output-power/instant", 1.5, LaneMetric::kTxPowerDbm},
+      {"/output-power/min", 1.25, LaneMetric::kTxPowerMinDbm},
+      {"/output-power/max", 1.75, LaneMetric::kTxPowerMaxDbm},
+      {"/output-power/avg", 1.5, LaneMetric::kTxPowerAvgDbm},
+      {"/laser-bias-current/instant", 7.5, LaneMetric::kTxBiasMilliamperes},
+      {"/laser-bias-current/min", 7.25, LaneMetric::kTxBiasMinMilliamperes},
+      {"/laser-bias-current/max", 7.75, LaneMetric::kTxBiasMaxMilliamperes},
+      {"/laser-bias-current/avg", 7.5, LaneMetric::kTxBiasAvgMilliamperes},
+  };
+  for (const auto& l : leaves) EXPECT_EQ(m.num(ch + l.leaf, l.value), Applied::kMapped) << l.leaf;
+  m.text(std::string(kComp) + "/transceiver/state/form-factor", "OSFP");
+  auto samples = m.samples();
+  ASSERT_EQ(samples.size(), 1u);
+  const Lane* lane = laneOf(samples[0], 3);
+  ASSERT_NE(lane, nullptr);
+  for (const auto& l : leaves) EXPECT_EQ(lane->values[l.metric], l.value) << l.leaf;
+  EXPECT_EQ(lane->status.rx_no_light, false);  // from the instant value
+}
+
+TEST(GnmiMapping, DarkLaneStatisticsShareTheFloorNotTheFlag) {
+  Mapping m("openconfig");
+  const std::string ch = std::string(kComp) + "/transceiver/physical-channels/channel[index=0]/state";
+  m.text(std::string(kComp) + "/transceiver/state/form-factor", "OSFP");
+  m.text("/interfaces/interface[name=Ethernet1/1]/state/transceiver", "Ethernet1/1");
+  m.text("/interfaces/interface[name=Ethernet1/1]/state/oper-status", "DOWN");
+  m.num(ch + "/input-power/instant", -2.0);
+  m.num(ch + "/input-power/min", 0.0);  // OpenConfig's 0 for a dark lane while the link is down
+  m.num(ch + "/input-power/max", -2.0);
+  m.num(ch + "/output-power/avg", -60.0);
+  auto samples = m.samples();
+  ASSERT_EQ(samples.size(), 1u);
+  const Lane* lane = laneOf(samples[0], 1);
+  ASSERT_NE(lane, nullptr);
+  EXPECT_EQ(lane->values[LaneMetric::kRxPowerMinDbm], kNoLightFloorDbm);
+  EXPECT_EQ(lane->values[LaneMetric::kRxPowerMaxDbm], -2.0);
+  EXPECT_EQ(lane->values[LaneMetric::kTxPowerAvgDbm], kNoLightFloorDbm);
+  EXPECT_EQ(lane->status.rx_no_light, false);
+  EXPECT_FALSE(lane->status.tx_no_light);  // no instant Tx power: not reported
+}
+
+TEST(GnmiMapping, ChannelFlagsLandOnTheLaneStatus) {
+  Mapping m("openconfig");
+  const std::string ch = std::string(kComp) + "/transceiver/physical-channels/channel[index=";
+  m.text(std::string(kComp) + "/transceiver/state/form-factor", "QSFP_DD");
+  EXPECT_EQ(m.set(ch + "0]/state/tx-failure", LeafValue::ofBool(true)), Applied::kMapped);
+  EXPECT_EQ(m.set(ch + "0]/state/rx-los", LeafValue::ofBool(false)), Applied::kMapped);
+  EXPECT_EQ(m.set(ch + "1]/state/rx-los", LeafValue::ofBool(true)), Applied::kMapped);
+  EXPECT_EQ(m.text(ch + "1]/state/rx-cdr-lol", "true"), Applied::kMapped);  // JSON encoders that quote it
+  EXPECT_EQ(m.text(ch + "1]/state/tx-failure", "maybe"), Applied::kBadValue);
+  EXPECT_EQ(m.num(ch + "2]/state/rx-los", 1.0), Applied::kBadValue);  // a number is not a YANG boolean
+  auto samples = m.samples();
+  ASSERT_EQ(samples.size(), 1u);
+  const Lane* first = laneOf(samples[0], 1);
+  const Lane* second = laneOf(samples[0], 2);
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(first->status.tx_fault, true);
+  EXPECT_EQ(first->status.rx_los, false);
+  EXPECT_FALSE(first->status.rx_lol);  // not sent: not reported
+  EXPECT_EQ(second->status.rx_los, true);
+  EXPECT_EQ(second->status.rx_lol, true);
+  EXPECT_FALSE(second->status.tx_fault);
+  EXPECT_EQ(laneOf(samples[0], 3), nullptr);
+  for (const auto& lane : samples[0].lanes) {
+    for (const auto& flags : lane.flags) EXPECT_FALSE(flags);  // OpenConfig has no per-lane alarm flags
+  }
+}
+
+TEST(GnmiMapping, TransceiverFecCounters) {
+  Mapping m("openconfig");
+  const std::string x = std::string(kComp) + "/transceiver/state/";
+  m.text(x + "form-factor", "OSFP");
+  EXPECT_EQ(m.set(x + "fec-corrected-bits", LeafValue::ofCount(123456789012345ULL)), Applied::kMapped);
+  EXPECT_EQ(m.set(x + "fec-corrected-blocks", LeafValue::ofCount(4567)), Applied::kMapped);
+  EXPECT_EQ(m.text(x + "fec-uncorrectable-blocks", "3"), Applied::kMapped);  // JSON_IETF uint64 as a string
+  auto samples = m.samples();
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_EQ(samples[0].fec.corrected_bits_total, 123456789012345ULL);
+  EXPECT_EQ(samples[0].fec.corrected_blocks_total, 4567u);
+  EXPECT_EQ(samples[0].fec.uncorrectable_blocks_total, 3u);
+}
+
+TEST(GnmiMapping, InterfaceFecCountersTakePrecedenceOverTheTransceivers) {
+  Mapping m("cumulus");
+  const std::string c = "/components/component[name=transceiver1]/transceiver/";
+  m.text(c + "state/form-factor", "OSFP");
+  m.num(c + "physical-channels/channel[index=0]/state/input-power/instant", -2.0);
+  m.set(c + "state/fec-corrected-bits", LeafValue::ofCount(1000));
+  m.set(c + "state/fec-corrected-blocks", LeafValue::ofCount(10));
+  m.set(c + "state/fec-uncorrectable-blocks", LeafValue::ofCount(1));
+  for (const char* port : {"swp1s0", "swp1s1"}) {
+    m.text(std::string("/interfaces/interface[name=") + port + "]/state/transceiver", "transceiver1");
+  }
+  // Cumulus 5.15 names on one breakout port, the names before 5.15 on nothing else.
+  EXPECT_EQ(m.set("/interfaces/interface[name=swp1s0]/phy/fec/state/corrected-bits", LeafValue::ofCount(77)),
+            Applied::kMapped);
+  EXPECT_EQ(
+      m.set("/interfaces/interface[name=swp1s0]/phy/fec/state/rs-fec-uncorrectable-blocks", LeafValue::ofCount(0)),
+      Applied::kMapped);
+  auto samples = m.samples();
+  ASSERT_EQ(samples.size(), 2u);
+  const Sample* own = port(samples, "swp1s0");
+  const Sample* module_only = port(samples, "swp1s1");
+  ASSERT_NE(own, nullptr);
+  ASSERT_NE(module_only, nullptr);
+  EXPECT_EQ(own->fec.corrected_bits_total, 77u);
+  EXPECT_EQ(own->fec.uncorrectable_blocks_total, 0u);
+  EXPECT_FALSE(own->fec.corrected_blocks_total);  // the interface's set is used whole, not mixed with the module's
+  EXPECT_EQ(module_only->fec.corrected_bits_total, 1000u);
+  EXPECT_EQ(module_only->fec.corrected_blocks_total, 10u);
+  EXPECT_EQ(module_only->fec.uncorrectable_blocks_total, 1u);
+}
+
+TEST(GnmiMapping, InterfaceFecCountersBeforeCumulus515) {
+  Mapping m("openconfig");
+  const std::string c = std::string(kComp) + "/transceiver/";
+  m.text(c + "state/form-factor", "OSFP");
+  m.text("/interfaces/interface[name=swp3]/state/transceiver", "Ethernet1/1");
+  EXPECT_EQ(m.set("/interfaces/interface[name=swp3]/ethernet/phy/state/corrected-bits", LeafValue::ofCount(5)),
+            Applied::kMapped);
+  EXPECT_EQ(m.text("/interfaces/interface[name=swp3]/ethernet/phy/state/rs-fec-uncorrectable-blocks", "2"),
+            Applied::kMapped);
+  EXPECT_EQ(m.num("/interfaces/interface[name=swp3]/ethernet/phy/state/corrected-bits", -1.0), Applied::kBadValue);
+  auto samples = m.samples();
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_EQ(samples[0].fec.corrected_bits_total, 5u);
+  EXPECT_EQ(samples[0].fec.uncorrectable_blocks_total, 2u);
+}
+
+TEST(GnmiMapping, OnlyCumulusSubscribesItsPhyCounters) {
+  auto subscribes = [](std::string_view variant, std::string_view path) {
+    for (auto p : findVendorVariant(variant)->sample_paths) {
+      if (p == path) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(subscribes("cumulus", "/interfaces/interface/phy/fec/state"));
+  EXPECT_FALSE(subscribes("openconfig", "/interfaces/interface/phy/fec/state"));
+  EXPECT_TRUE(subscribes("cumulus", "/components/component/transceiver/physical-channels/channel/state"));
+}
+
 TEST(GnmiMapping, ThresholdsBySeverity) {
   Mapping m("openconfig");
   const std::string t = std::string(kComp) + "/transceiver/thresholds/threshold[severity=";

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 #include <prometheus/registry.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "daemon/store/sqlite_store.hpp"
 
 namespace opticsd {
 namespace {
@@ -28,11 +33,20 @@ std::size_t modulesOf(const LatestSamples& latest, const std::string& target) {
   return 0;
 }
 
+// What /metrics renders `target` from: the same pointer means the same render buffers.
+const std::vector<Sample>* publishedOf(const LatestSamples& latest, const std::string& target) {
+  for (const auto& entry : latest.snapshot()) {
+    if (entry.target == target) return entry.samples.get();
+  }
+  return nullptr;
+}
+
 struct PipelineTest : ::testing::Test {
   prometheus::Registry registry;
   SelfMetrics self{registry, "test"};
   LatestSamples latest;
-  Pipeline pipeline{latest, self, nullptr};
+  TargetFreshness freshness;
+  Pipeline pipeline{latest, self, freshness, nullptr};
 };
 
 TEST_F(PipelineTest, StampsTargetAndTimeAndPublishes) {
@@ -52,14 +66,162 @@ TEST_F(PipelineTest, StampsTargetAndTimeAndPublishes) {
   EXPECT_EQ(pipeline.cycles(), 1u);
 }
 
-TEST_F(PipelineTest, FailedPollClearsTheTargetsSeries) {
+constexpr std::int64_t kGoodMs = 1'700'000'000'000;
+constexpr std::int64_t kMinuteMs = 60'000;
+
+PollReport reportAt(std::int64_t started_ms, int modules, bool ok = true) {
+  PollReport r = report("leaf-1", modules, ok);
+  r.started_ms = started_ms;
+  return r;
+}
+
+// A switch that stops answering keeps its last known state on /metrics,
+// marked: target_up 0 (the self-metrics), opticsd_target_stale 1 and the time
+// of the values. The Samples are the very ones published (no re-render).
+TEST_F(PipelineTest, FailedPollKeepsTheLastValuesMarkedStale) {
+  pipeline.setKeepStaleFor(std::chrono::minutes(5));
   pipeline.setTargets({"leaf-1"});
-  auto good = report("leaf-1", 2);
+  auto good = reportAt(kGoodMs, 2);
   pipeline.onReport(good);
-  ASSERT_EQ(modulesOf(latest, "leaf-1"), 2u);
-  auto bad = report("leaf-1", 0, false);
+  const std::vector<Sample>* published = publishedOf(latest, "leaf-1");
+  ASSERT_NE(published, nullptr);
+  ASSERT_FALSE(freshness.state("leaf-1")->stale);
+
+  auto bad = reportAt(kGoodMs + kMinuteMs / 2, 0, false);
   pipeline.onReport(bad);
-  EXPECT_EQ(modulesOf(latest, "leaf-1"), 0u) << "stale optics values must not outlive a failed poll";
+  EXPECT_EQ(modulesOf(latest, "leaf-1"), 2u) << "the last good values stay";
+  EXPECT_EQ(publishedOf(latest, "leaf-1"), published) << "kept as published, not re-published";
+  const auto state = freshness.state("leaf-1");
+  ASSERT_TRUE(state);
+  EXPECT_TRUE(state->stale);
+  EXPECT_EQ(state->last_success_ms, kGoodMs);
+  EXPECT_EQ(state->driver, "fake");
+}
+
+TEST_F(PipelineTest, KeptValuesAreDroppedKeepStaleForAfterTheFirstFailedPoll) {
+  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  pipeline.setTargets({"leaf-1"});
+  auto good = reportAt(kGoodMs, 2);
+  pipeline.onReport(good);
+  const std::int64_t failed_ms = kGoodMs + kMinuteMs / 2;
+  auto bad = reportAt(failed_ms, 0, false);
+  pipeline.onReport(bad);
+  auto again = reportAt(failed_ms + 2 * kMinuteMs, 0, false);  // later failures do not restart the clock
+  pipeline.onReport(again);
+
+  pipeline.expireStale(failed_ms + 5 * kMinuteMs - 1);
+  EXPECT_EQ(modulesOf(latest, "leaf-1"), 2u) << "still within keep_stale_for";
+  pipeline.expireStale(failed_ms + 5 * kMinuteMs);
+  EXPECT_EQ(publishedOf(latest, "leaf-1"), nullptr) << "after keep_stale_for the series are absent";
+  const auto state = freshness.state("leaf-1");
+  ASSERT_TRUE(state);
+  EXPECT_FALSE(state->stale) << "nothing is served, so nothing is stale";
+  EXPECT_EQ(state->last_success_ms, kGoodMs) << "the last success is still when it was";
+
+  // A failed poll past the bound drops them too, without the timer.
+  auto good2 = reportAt(kGoodMs + 10 * kMinuteMs, 1);
+  pipeline.onReport(good2);
+  auto bad2 = reportAt(kGoodMs + 11 * kMinuteMs, 0, false);
+  pipeline.onReport(bad2);
+  EXPECT_EQ(modulesOf(latest, "leaf-1"), 1u);
+  auto bad3 = reportAt(kGoodMs + 16 * kMinuteMs, 0, false);
+  pipeline.onReport(bad3);
+  EXPECT_EQ(publishedOf(latest, "leaf-1"), nullptr);
+}
+
+TEST_F(PipelineTest, AGoodPollClearsTheStaleMark) {
+  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  pipeline.setTargets({"leaf-1"});
+  auto good = reportAt(kGoodMs, 2);
+  pipeline.onReport(good);
+  auto bad = reportAt(kGoodMs + kMinuteMs, 0, false);
+  pipeline.onReport(bad);
+  ASSERT_TRUE(freshness.state("leaf-1")->stale);
+  auto back = reportAt(kGoodMs + 2 * kMinuteMs, 3);
+  pipeline.onReport(back);
+  EXPECT_EQ(modulesOf(latest, "leaf-1"), 3u);
+  EXPECT_FALSE(freshness.state("leaf-1")->stale);
+  EXPECT_EQ(freshness.state("leaf-1")->last_success_ms, kGoodMs + 2 * kMinuteMs);
+  // The clock starts again at the next failure, not at the old one.
+  auto bad2 = reportAt(kGoodMs + 3 * kMinuteMs, 0, false);
+  pipeline.onReport(bad2);
+  pipeline.expireStale(kGoodMs + 7 * kMinuteMs);
+  EXPECT_EQ(modulesOf(latest, "leaf-1"), 3u);
+}
+
+TEST_F(PipelineTest, ZeroKeepStaleForClearsTheSeriesAtTheFirstFailedPoll) {
+  pipeline.setKeepStaleFor(std::chrono::milliseconds(0));
+  pipeline.setTargets({"leaf-1"});
+  auto good = reportAt(kGoodMs, 2);
+  pipeline.onReport(good);
+  auto bad = reportAt(kGoodMs + kMinuteMs, 0, false);
+  pipeline.onReport(bad);
+  EXPECT_EQ(modulesOf(latest, "leaf-1"), 0u);
+  EXPECT_FALSE(freshness.state("leaf-1")->stale);
+}
+
+TEST_F(PipelineTest, ATargetThatNeverAnsweredHasNothingStale) {
+  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  pipeline.setTargets({"leaf-1"});
+  auto bad = reportAt(kGoodMs, 0, false);
+  pipeline.onReport(bad);
+  EXPECT_EQ(publishedOf(latest, "leaf-1"), nullptr);
+  const auto state = freshness.state("leaf-1");
+  ASSERT_TRUE(state);
+  EXPECT_FALSE(state->stale);
+  EXPECT_FALSE(state->last_success_ms) << "no success: absent, never a made-up 0";
+}
+
+// Remote write hears of every poll through the listener; the stages (rules)
+// get each poll's own Samples. Neither may get the kept values as new ones.
+TEST_F(PipelineTest, KeptValuesAreNeitherPushedNorEvaluatedAgain) {
+  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  pipeline.setTargets({"leaf-1"});
+  std::vector<std::size_t> pushed;
+  latest.setListener([&](const std::string&, const std::vector<Sample>& samples) { pushed.push_back(samples.size()); });
+  std::vector<std::size_t> staged;
+  pipeline.addStage([&](const std::string&, std::vector<Sample>& samples) { staged.push_back(samples.size()); });
+  auto good = reportAt(kGoodMs, 2);
+  pipeline.onReport(good);
+  for (int i = 1; i <= 2; ++i) {
+    auto bad = reportAt(kGoodMs + i * kMinuteMs, 0, false);
+    pipeline.onReport(bad);
+  }
+  EXPECT_EQ(pushed, (std::vector<std::size_t>{2, 0, 0}));
+  EXPECT_EQ(staged, (std::vector<std::size_t>{2, 0, 0}));
+  EXPECT_EQ(modulesOf(latest, "leaf-1"), 2u);
+}
+
+TEST(PipelineStoreTest, KeptValuesAreNotWrittenToHistoryAgain) {
+  char dir_template[] = "/tmp/opticsd-pipeline-test.XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::filesystem::path dir(dir_template);
+  {
+    StoreOptions options;
+    options.path = dir / "history.db";
+    options.sample_interval = std::chrono::milliseconds(0);     // every poll is stored...
+    options.deadband.heartbeat = std::chrono::milliseconds(0);  // ...and every sample of it
+    options.retention = std::chrono::milliseconds(0);
+    auto store = SqliteStore::open(options);
+    ASSERT_TRUE(store) << store.error().message;
+    prometheus::Registry registry;
+    SelfMetrics self{registry, "test"};
+    LatestSamples latest;
+    TargetFreshness freshness;
+    Pipeline pipeline{latest, self, freshness, store->get()};
+    pipeline.setKeepStaleFor(std::chrono::minutes(5));
+    pipeline.setTargets({"leaf-1"});
+    auto good = reportAt(kGoodMs, 2);
+    pipeline.onReport(good);
+    for (int i = 1; i <= 3; ++i) {
+      auto bad = reportAt(kGoodMs + i * kMinuteMs, 0, false);
+      pipeline.onReport(bad);
+    }
+    ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
+    EXPECT_EQ(modulesOf(latest, "leaf-1"), 2u);
+    EXPECT_EQ((*store)->stats().written_samples_total, 2u) << "the good poll once, the kept values never";
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(PipelineTest, ResultsOfRemovedTargetsAreDropped) {
@@ -68,6 +230,7 @@ TEST_F(PipelineTest, ResultsOfRemovedTargetsAreDropped) {
   pipeline.onReport(ra);
   pipeline.setTargets({"b"});
   EXPECT_EQ(latest.targetCount(), 0u) << "a's series go away with it";
+  EXPECT_FALSE(freshness.state("a")) << "and its freshness series";
   auto late = report("a", 1);  // finished after the reload removed it
   pipeline.onReport(late);
   EXPECT_EQ(latest.targetCount(), 0u);

@@ -16,6 +16,7 @@
 
 #include "daemon/exporter/exposition_text.hpp"
 #include "daemon/remote_write/remote_writer.hpp"
+#include "daemon/remote_write/write_request_wire.hpp"
 #include "schemas/remote-write/remote_write.pb.h"
 
 namespace opticsd {
@@ -90,6 +91,44 @@ TEST(WriteRequestEncoder, TheExportedSeriesWithSortedLabelsOneTimestampAndExtern
     }
   }
   EXPECT_TRUE(saw_lane);
+}
+
+// The request is written straight as wire bytes (write_request_wire.hpp): they
+// must be exactly what the generated code makes of the same request, zero
+// values, negative timestamps, long and empty labels included.
+TEST(WriteRequestWire, BytesAreWhatTheGeneratedSerializerWrites) {
+  WriteRequestWire wire;
+  const std::string long_value(300, 'x');  // a length past one varint byte
+  const std::vector<WireLabel> labels{{"__name__", "m"}, {"a", long_value}, {"b", "1"}};
+  wire.addSeries(labels, -3.5, 1'700'000'000'002);
+  wire.addSeries(labels, 0.0, 0);    // proto3 leaves both fields out
+  wire.addSeries(labels, -0.0, -1);  // -0 is not 0 bit for bit; a negative int64 is a 10-byte varint
+  wire.addSeries({}, 1e-300, 1);
+  EXPECT_EQ(wire.series(), 4u);
+
+  remote_write::WriteRequest expected;
+  auto add = [&](std::span<const WireLabel> ls, double value, std::int64_t ts) {
+    auto* series = expected.add_timeseries();
+    for (const auto& [name, v] : ls) {
+      auto* l = series->add_labels();
+      l->set_name(std::string(name));
+      l->set_value(std::string(v));
+    }
+    auto* sample = series->add_samples();
+    sample->set_value(value);
+    sample->set_timestamp(ts);
+  };
+  add(labels, -3.5, 1'700'000'000'002);
+  add(labels, 0.0, 0);
+  add(labels, -0.0, -1);
+  add({}, 1e-300, 1);
+  EXPECT_EQ(wire.bytes(), expected.SerializeAsString());
+
+  remote_write::WriteRequest parsed;
+  ASSERT_TRUE(parsed.ParseFromString(wire.bytes()));
+  ASSERT_EQ(parsed.timeseries_size(), 4);
+  EXPECT_EQ(parsed.timeseries(0).labels(1).value(), long_value);
+  EXPECT_EQ(parsed.timeseries(2).samples(0).timestamp(), -1);
 }
 
 RemoteWriteConfig readConfig(const std::string& yaml, std::vector<ConfigIssue>& issues) {

@@ -17,6 +17,7 @@
 #include "drivers/eeprom/decoder.hpp"
 #include "drivers/eeprom/dump_file.hpp"
 #include "drivers/options/option_reader.hpp"
+#include "drivers/units.hpp"
 
 namespace opticsd::replay {
 namespace {
@@ -25,7 +26,8 @@ namespace fs = std::filesystem;
 
 const fs::path kHost = fs::path(OPTICSD_SOURCE_DIR) / "tests/fixtures/replay/synthetic-host";
 
-double dbm(double mw) { return 10 * std::log10(mw); }
+// dBm as every conversion gives it: to 0.0001 dB (drivers/units.hpp).
+double dbm(double mw) { return roundedDbm(10 * std::log10(mw)); }
 
 const Sample& port(const PollResult& result, const std::string& name) {
   for (const auto& s : result.samples) {

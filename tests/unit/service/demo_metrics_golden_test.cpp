@@ -67,7 +67,7 @@ std::string demoFirstPollMetrics(std::int64_t first_poll_ms) {
 
   RulesEngine rules(config->rules, config->topology);
   (*exporter)->registerCollectable(rules.view());
-  Pipeline pipeline((*exporter)->samples(), (*exporter)->self(), nullptr);
+  Pipeline pipeline((*exporter)->samples(), (*exporter)->self(), (*exporter)->freshness(), nullptr);
   pipeline.addNeighborStage([&rules](const std::string& target, const std::vector<LinkNeighbor>& neighbors) {
     rules.setNeighbors(target, neighbors);
   });

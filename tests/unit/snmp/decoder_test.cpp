@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "drivers/snmp/profile_decoder.hpp"
+#include "drivers/units.hpp"
 #include "test_support.hpp"
 
 namespace opticsd::snmp {
@@ -27,7 +28,8 @@ const Lane* findLane(const Sample& s, int number) {
   return nullptr;
 }
 
-double dbm(double mw) { return 10.0 * std::log10(mw); }
+// dBm as every conversion gives it: to 0.0001 dB (drivers/units.hpp).
+double dbm(double mw) { return roundedDbm(10.0 * std::log10(mw)); }
 
 TEST(AristaProfile, PerRowScaleAndPrecision) {
   auto r = decode(shippedProfile("arista-eos"), fixtureStore("arista-eos.snmprec"), "sw1", 1000);

@@ -235,7 +235,7 @@ tables:
   ASSERT_NE(p, nullptr);
   ASSERT_EQ(p->lanes.size(), 3u);
   EXPECT_DOUBLE_EQ(*p->lanes[0].values[LaneMetric::kRxPowerDbm], 1.0);
-  EXPECT_NEAR(*p->lanes[1].values[LaneMetric::kRxPowerDbm], 3.14159274, 1e-6);
+  EXPECT_DOUBLE_EQ(*p->lanes[1].values[LaneMetric::kRxPowerDbm], 3.1416);  // float32 pi, to 0.0001 dB
   EXPECT_DOUBLE_EQ(*p->lanes[2].values[LaneMetric::kRxPowerDbm], -2.5);
 }
 
