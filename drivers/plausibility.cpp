@@ -18,7 +18,7 @@ std::string describe(const MetricInfo& info, double v, int lane, const char* wha
   return out;
 }
 
-std::size_t dropValue(std::optional<double>& value, const MetricInfo& info, int lane, const char* what,
+std::size_t dropValue(Reading& value, const MetricInfo& info, int lane, const char* what,
                       std::vector<std::string>& issues) {
   if (!value || plausible(*value, info)) return 0;
   issues.push_back(describe(info, *value, lane, what));
@@ -29,7 +29,7 @@ std::size_t dropValue(std::optional<double>& value, const MetricInfo& info, int 
 std::size_t dropThresholds(std::optional<Thresholds>& t, const MetricInfo& info, std::vector<std::string>& issues) {
   if (!t) return 0;
   std::size_t n = 0;
-  for (std::optional<double>* limit : {&t->high_alarm, &t->low_alarm, &t->high_warning, &t->low_warning}) {
+  for (Reading* limit : {&t->high_alarm, &t->low_alarm, &t->high_warning, &t->low_warning}) {
     n += dropValue(*limit, info, 0, " threshold", issues);
   }
   if (!t->any()) t.reset();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "drivers/measurement.hpp"
+#include "drivers/reading.hpp"
 
 namespace opticsd {
 
@@ -128,19 +129,20 @@ inline constexpr std::array<IdentityNumberInfo, 3> kIdentityNumberInfo{{
 
 // Module-advertised limits for one metric, in the metric's own unit.
 struct Thresholds {
-  std::optional<double> high_alarm;
-  std::optional<double> high_warning;
-  std::optional<double> low_warning;
-  std::optional<double> low_alarm;
+  Reading high_alarm;
+  Reading high_warning;
+  Reading low_warning;
+  Reading low_alarm;
   bool any() const { return high_alarm || high_warning || low_warning || low_alarm; }
 };
 
 // Latched alarm and warning flags for one metric, as the module raised them.
+// One byte: a Lane holds one (optional) per lane metric.
 struct AlarmFlags {
-  bool high_alarm = false;
-  bool low_alarm = false;
-  bool high_warning = false;
-  bool low_warning = false;
+  bool high_alarm : 1 = false;
+  bool low_alarm : 1 = false;
+  bool high_warning : 1 = false;
+  bool low_warning : 1 = false;
   bool any() const { return high_alarm || low_alarm || high_warning || low_warning; }
 };
 
@@ -149,8 +151,8 @@ struct AlarmFlags {
 template <typename Metric, std::size_t N>
 class MetricValues {
  public:
-  const std::optional<double>& operator[](Metric m) const { return values_[static_cast<std::size_t>(m)]; }
-  std::optional<double>& operator[](Metric m) { return values_[static_cast<std::size_t>(m)]; }
+  const Reading& operator[](Metric m) const { return values_[static_cast<std::size_t>(m)]; }
+  Reading& operator[](Metric m) { return values_[static_cast<std::size_t>(m)]; }
   void set(Metric m, double v) { values_[static_cast<std::size_t>(m)] = v; }
   bool empty() const {
     for (const auto& v : values_) {
@@ -160,7 +162,7 @@ class MetricValues {
   }
 
  private:
-  std::array<std::optional<double>, N> values_{};
+  std::array<Reading, N> values_{};
 };
 
 using ModuleValues = MetricValues<ModuleMetric, kModuleMetricCount>;

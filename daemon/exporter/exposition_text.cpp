@@ -126,8 +126,9 @@ std::string sampleFamilyHeader(std::size_t family) {
   return head;
 }
 
-std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snapshot, const SeriesSelection& selection) {
-  TextSink sink(0, SIZE_MAX);
+std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snapshot, const SeriesSelection& selection,
+                                            std::size_t first_family, std::size_t end_family) {
+  TextSink sink(first_family, end_family);
   exporter_detail::SeriesWalker<TextSink>(sink, selection).walk(snapshot);
   return sink.takeBodies();
 }

@@ -39,8 +39,10 @@ std::string sampleFamilyHeader(std::size_t family);
 // a snapshot is, family by family, the header and the bodies of its targets
 // rendered one at a time and put back to back (targets in snapshot order):
 // that is how a whole-instance scrape is composed of per-target renders.
+// Only families first_family..end_family-1 get series (a slice of them).
 std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snapshot,
-                                            const SeriesSelection& selection = {});
+                                            const SeriesSelection& selection = {}, std::size_t first_family = 0,
+                                            std::size_t end_family = SIZE_MAX);
 
 // Appends the parts to `out` in order, with one allocation.
 void appendJoined(const std::vector<std::string>& parts, std::string& out);

@@ -3,6 +3,7 @@
 #include <prometheus/text_serializer.h>
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "daemon/exporter/accept_encoding.hpp"
@@ -98,9 +99,11 @@ std::shared_ptr<const ExportPolicy> MetricsExporter::policy() const {
 // A whole-instance scrape: family by family, the series of every target in
 // name order, each taken from that target's render of its latest poll
 // (RenderedTargets, shared with every other scrape), then the registries.
-// It keeps no snapshot of the fleet, only its place (family, target) and the
-// one text it is sending, and gives the server at most kPartBytes at a time:
-// a slow reader pins neither old polls nor a large slice (issue 15). A target
+// It keeps no snapshot of the fleet, only its place (family, target), the
+// targets' texts of the slice of families it is in (shared with the other
+// scrapes in that slice, rendered_targets.hpp) and the one text it is
+// sending, and gives the server at most kPartBytes at a time: a slow reader
+// pins no old poll (issue 15), and no scrape keeps the fleet's text. A target
 // polled again while a scrape is under way is read from its newer poll for
 // the families not sent yet; every series still appears once.
 class MetricsExporter::Scrape : public HttpBodySource {
@@ -139,10 +142,19 @@ class MetricsExporter::Scrape : public HttpBodySource {
         ++family_;
         target_.clear();
         header_sent_ = false;
+        if (family_ % RenderedTargets::kSliceFamilies == 0) slice_.clear();
         continue;
       }
       target_ = target->target;
-      SharedText series = (*exporter_.rendered_.families(*target, policy_))[family_];
+      // A target polled again since is read from its new poll's slice (the
+      // one other scrapes share), so no old text outlives its poll for long.
+      Held& held = slice_[target_];
+      const bool same_poll = !held.samples.owner_before(target->samples) && !target->samples.owner_before(held.samples);
+      if (!held.texts || !same_poll) {
+        held.samples = target->samples;
+        held.texts = exporter_.rendered_.slice(*target, policy_, family_ / RenderedTargets::kSliceFamilies);
+      }
+      SharedText series = (*held.texts)[family_];
       if (!series) continue;
       if (header_sent_) {
         text_ = std::move(series);
@@ -166,6 +178,13 @@ class MetricsExporter::Scrape : public HttpBodySource {
   std::string target_;  // the last target sent of this family ("" before the first)
   bool header_sent_ = false;
   bool registries_sent_ = false;
+  // Each target's render of the slice of families being sent: one slice of
+  // the fleet's text at a time. `samples` tells polls apart without keeping one.
+  struct Held {
+    std::weak_ptr<const std::vector<Sample>> samples;
+    std::shared_ptr<const FamilyTexts> texts;
+  };
+  std::map<std::string, Held, std::less<>> slice_;
   SharedText text_;  // being sent, from offset_
   std::size_t offset_ = 0;
   SharedText after_header_;

@@ -8,9 +8,11 @@
 namespace opticsd {
 namespace {
 
-std::shared_ptr<const FamilyTexts> render(const LatestSamples::TargetSamples& target, const ExportPolicy* policy) {
+std::shared_ptr<const FamilyTexts> render(const LatestSamples::TargetSamples& target, const ExportPolicy* policy,
+                                          std::size_t first_family = 0, std::size_t end_family = SIZE_MAX) {
   auto out = std::make_shared<FamilyTexts>();
-  for (std::string& body : sampleFamilyBodies({target}, SeriesSelection{policy, true, false})) {
+  for (std::string& body :
+       sampleFamilyBodies({target}, SeriesSelection{policy, true, false}, first_family, end_family)) {
     // Kept until the next poll: without the slack of growing it (up to half).
     body.shrink_to_fit();
     out->push_back(body.empty() ? nullptr : std::make_shared<const std::string>(std::move(body)));
@@ -47,7 +49,7 @@ RenderedTargets::Entry& RenderedTargets::current(const LatestSamples::TargetSamp
   // Owner equality: the weak reference keeps the old control block, so a new
   // poll can never share its address.
   const bool same_poll = !entry.samples.owner_before(target.samples) && !target.samples.owner_before(entry.samples);
-  if (!same_poll || entry.policy != policy) entry = Entry{target.samples, policy, nullptr, nullptr};
+  if (!same_poll || entry.policy != policy) entry = Entry{target.samples, policy, nullptr, nullptr, {}};
   return entry;
 }
 
@@ -82,6 +84,26 @@ SharedText RenderedTargets::gzip(const LatestSamples::TargetSamples& target,
   Entry& entry = current(target, policy);
   if (!entry.gzip) entry.gzip = std::move(compressed);
   return entry.gzip;
+}
+
+std::shared_ptr<const FamilyTexts> RenderedTargets::slice(const LatestSamples::TargetSamples& target,
+                                                          const std::shared_ptr<const ExportPolicy>& policy,
+                                                          std::size_t index) {
+  {
+    std::lock_guard lock(mutex_);
+    Entry& entry = current(target, policy);
+    if (entry.families) return entry.families;
+    if (index < entry.slices.size()) {
+      if (auto held = entry.slices[index].lock()) return held;
+    }
+  }
+  auto rendered = render(target, policy.get(), index * kSliceFamilies, (index + 1) * kSliceFamilies);
+  std::lock_guard lock(mutex_);
+  Entry& entry = current(target, policy);
+  if (entry.slices.size() <= index) entry.slices.resize(index + 1);
+  if (auto held = entry.slices[index].lock()) return held;
+  entry.slices[index] = rendered;
+  return rendered;
 }
 
 void RenderedTargets::retain(const std::vector<std::string>& names) {

@@ -118,8 +118,7 @@ class SeriesWalker {
   }
 
   void thresholds(std::size_t f, const Thresholds& t, double scale) {
-    const std::array<const std::optional<double>*, 4> values{&t.high_alarm, &t.high_warning, &t.low_warning,
-                                                             &t.low_alarm};
+    const std::array<const Reading*, 4> values{&t.high_alarm, &t.high_warning, &t.low_warning, &t.low_alarm};
     for (std::size_t i = 0; i < values.size(); ++i) {
       if (*values[i] && std::isfinite(**values[i])) {
         series(f, Scope::kModule, **values[i] * scale, {{"level", kLevels[i]}});

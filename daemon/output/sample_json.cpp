@@ -20,9 +20,13 @@ void putOptional(json& j, const char* key, const std::optional<T>& value) {
   j[key] = *value;
 }
 
+void putOptional(json& j, const char* key, const Reading& value) {
+  putOptional(j, key, static_cast<std::optional<double>>(value));
+}
+
 // putOptional for each KEY, VALUE pair of the argument list.
-template <typename T, typename... Rest>
-void putOptionals(json& j, const char* key, const std::optional<T>& value, const Rest&... rest) {
+template <typename Value, typename... Rest>
+void putOptionals(json& j, const char* key, const Value& value, const Rest&... rest) {
   putOptional(j, key, value);
   if constexpr (sizeof...(rest) > 0) putOptionals(j, rest...);
 }

@@ -32,7 +32,7 @@ std::optional<double> ownTemperatureSlope(const RuleInput& in, int trend, std::i
 // The module's own alarm limit where it advertises one (0 is "none" on many
 // devices), else the rule set's critical level.
 std::optional<double> ownLimit(const std::optional<double>& rule_level, const std::optional<Thresholds>& t,
-                               std::optional<double> Thresholds::*which) {
+                               Reading Thresholds::*which) {
   if (t && (*t).*which && *((*t).*which) != 0) return (*t).*which;
   return rule_level;
 }

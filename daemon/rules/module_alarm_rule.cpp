@@ -3,8 +3,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstring>
-#include <type_traits>
+#include <cstdint>
 
 #include "daemon/rules/rule_type.hpp"
 
@@ -87,14 +86,7 @@ bool outside(const std::optional<double>& v, const Band& band) {
   return v && band.any && (*v <= band.lo || *v >= band.hi);
 }
 
-// Any of the four flags, branch-free: they are four bools (0 or 1) side by side.
-bool raised(const std::optional<AlarmFlags>& flags) {
-  static_assert(sizeof(AlarmFlags) == 4 && std::is_trivially_copyable_v<AlarmFlags>);
-  if (!flags) return false;
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, &*flags, sizeof bits);
-  return bits != 0;
-}
+bool raised(const std::optional<AlarmFlags>& flags) { return flags && flags->any(); }
 
 }  // namespace
 

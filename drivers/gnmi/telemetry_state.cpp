@@ -84,7 +84,7 @@ void setThreshold(std::optional<Thresholds>& slot, std::string_view severity, bo
   if (!alarm && !warning) return;
   const bool weak = equalsNoCase(s, "MAJOR") || equalsNoCase(s, "MINOR");
   if (!slot) slot.emplace();
-  std::optional<double>& target =
+  Reading& target =
       alarm ? (upper ? slot->high_alarm : slot->low_alarm) : (upper ? slot->high_warning : slot->low_warning);
   if (weak && target) return;
   target = value;

@@ -542,7 +542,7 @@ void setThreshold(Sample& s, const MetricTarget& metric, ThresholdKind kind, dou
   std::optional<Thresholds>& slot =
       metric.kind == MetricTarget::Kind::kModule ? s.thresholds(metric.module) : s.thresholds(metric.lane);
   if (!slot) slot = Thresholds{};
-  std::optional<double>* field = nullptr;
+  Reading* field = nullptr;
   switch (kind) {
     case ThresholdKind::kHighAlarm:
       field = &slot->high_alarm;

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Slow readers do not pin memory (issue 15): 60 clients reading /metrics at
 # about 50 KB/s each, reconnecting when an answer ends or is cut, leave the
-# daemon's resident memory within 10 % of what it is with no reader, on a
-# fleet of MODULES simulated modules (default 2,000). Also reports the peak
+# daemon's resident memory within 10 % of what it is with no reader plus one
+# copy of the scrape's text, on a fleet of MODULES simulated modules (default
+# 2,000). The text is shared by the readers while they read it and kept by
+# none after (issue 13: it used to stay in the no-reader baseline until the
+# next poll); a copy per reader would be 60 of them. Also reports the peak
 # RSS (the unit's MemoryMax= must leave room above it). Loopback only;
 # READ_SECONDS (default 40) of slow reading.
 #
@@ -54,6 +57,7 @@ wait "$readers" || fail "the slow readers failed"
 cat "$WORK/readers.out"
 scrape "$PORT" >/dev/null || fail "a normal scrape failed after the slow readers"
 echo "RSS with 60 slow readers: peak ${peak} KiB (baseline ${baseline} KiB, $((100 * (peak - baseline) / baseline)) % above); process high-water mark $(hwm_kib) KiB"
-[ $((peak * 100)) -le $((baseline * 110)) ] || fail "RSS with 60 slow readers is more than 10 % above the baseline"
+[ $((peak * 100)) -le $((baseline * 110 + size / 1024 * 100)) ] ||
+  fail "RSS with 60 slow readers is more than 10 % and one scrape's text above the baseline"
 stop_opticsd
 echo PASS

@@ -142,5 +142,57 @@ TEST(RenderedTargets, OnePollIsRenderedOnceAndServedFromTheSameBuffer) {
   EXPECT_EQ(rendered.size(), 0u);
 }
 
+TEST(RenderedTargets, WholeInstanceSlicesAreSharedWhileHeldAndKeptByNone) {
+  RenderedTargets rendered;
+  auto policy = std::make_shared<const ExportPolicy>(ExportDetail::kFull);
+  Sample s;
+  s.target = "leaf-1";
+  s.port = "Ethernet1";
+  s.module.set(ModuleMetric::kTemperatureCelsius, 41);
+  Lane lane;
+  lane.values.set(LaneMetric::kRxPowerDbm, -2.5);
+  lane.flags[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)] = AlarmFlags{};
+  lane.status.rx_los = false;
+  s.lanes.push_back(lane);
+  LatestSamples::TargetSamples poll{"leaf-1", std::make_shared<const std::vector<Sample>>(std::vector<Sample>{s})};
+
+  // The slices, put together family by family, are the target's whole render.
+  const std::size_t slices =
+      (sampleFamilyCount() + RenderedTargets::kSliceFamilies - 1) / RenderedTargets::kSliceFamilies;
+  FamilyTexts together(sampleFamilyCount());
+  std::size_t non_empty_slices = 0;
+  for (std::size_t i = 0; i < slices; ++i) {
+    const auto slice = rendered.slice(poll, policy, i);
+    ASSERT_EQ(slice->size(), sampleFamilyCount());
+    bool any = false;
+    for (std::size_t f = 0; f < slice->size(); ++f) {
+      const bool inside = f / RenderedTargets::kSliceFamilies == i;
+      if (!inside) {
+        EXPECT_EQ((*slice)[f], nullptr) << "family " << f << " of slice " << i;
+      } else if ((*slice)[f]) {
+        together[f] = (*slice)[f];
+        any = true;
+      }
+    }
+    non_empty_slices += any ? 1 : 0;
+  }
+  EXPECT_GT(non_empty_slices, 1u);  // the series really are spread over slices
+  std::string whole;
+  appendSampleExposition({poll}, whole, SeriesSelection{policy.get(), true, false});
+  EXPECT_EQ(joined(together), whole);
+
+  // Shared while a scrape holds it; gone once none does (not kept until the next poll).
+  auto held = rendered.slice(poll, policy, 0);
+  EXPECT_EQ(rendered.slice(poll, policy, 0), held);
+  const std::weak_ptr<const FamilyTexts> watch = held;
+  together.clear();
+  held.reset();
+  EXPECT_TRUE(watch.expired());
+
+  // A plain per-target scrape keeps the whole render: slices come from it.
+  const auto families = rendered.families(poll, policy);
+  EXPECT_EQ(rendered.slice(poll, policy, 1), families);
+}
+
 }  // namespace
 }  // namespace opticsd
