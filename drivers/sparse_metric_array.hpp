@@ -81,7 +81,8 @@ class SparseMetricArray {
     const std::size_t i = index(k);
     if ((slotted_ & bit(i)) == 0) return nullptr;
     for (const Block* b = &head_; b != nullptr; b = b->next.get()) {
-      for (std::size_t s = 0; s < b->used; ++s) {
+      // All K keys, used or not (an unused one is kNoKey): a fixed count the compiler unrolls.
+      for (std::size_t s = 0; s < K; ++s) {
         if (b->keys[s] == i) return &b->slots[s];
       }
     }
@@ -134,7 +135,7 @@ class SparseMetricArray {
  private:
   struct Block {
     std::array<T, K> slots{};
-    std::array<std::uint8_t, K> keys{};
+    std::array<std::uint8_t, K> keys = noKeys();
     std::uint8_t used = 0;
     std::unique_ptr<Block> next;
 
@@ -152,12 +153,19 @@ class SparseMetricArray {
     Block& operator=(Block&&) noexcept = default;
     ~Block() = default;
     void clear() {
+      keys = noKeys();
       used = 0;
       next.reset();
     }
   };
 
   static constexpr T kAbsent{};
+  static constexpr std::uint8_t kNoKey = 0xff;  // no metric: N <= 64
+  static constexpr std::array<std::uint8_t, K> noKeys() {
+    std::array<std::uint8_t, K> keys{};
+    keys.fill(kNoKey);
+    return keys;
+  }
 
   static std::size_t index(Key k) {
     const auto i = static_cast<std::size_t>(k);
