@@ -68,7 +68,7 @@ void FecBerDeriver::forgetTarget(const std::string& target) {
 void FecBerDeriver::apply(Sample& sample) {
   if (sample.fec.empty()) return;
   const auto key = std::make_pair(sample.target, sample.port);
-  Baseline current{sample.timestamp_ms, sample.identity.serial, sample.module_present, sample.fec};
+  Baseline current{sample.timestamp_ms, sample.identity().serial, sample.module_present, sample.fec};
   auto it = previous_.find(key);
   if (it == previous_.end()) {
     previous_.emplace(key, std::move(current));
@@ -77,7 +77,7 @@ void FecBerDeriver::apply(Sample& sample) {
   Baseline before = std::move(it->second);
   it->second = std::move(current);
 
-  if (sample.module_present != before.module_present || sample.identity.serial != before.serial) return;  // swap
+  if (sample.module_present != before.module_present || sample.identity().serial != before.serial) return;  // swap
   const double seconds = static_cast<double>(sample.timestamp_ms - before.timestamp_ms) / 1000.0;
   if (seconds <= 0) return;
 

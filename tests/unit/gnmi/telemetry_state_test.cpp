@@ -81,12 +81,12 @@ TEST(GnmiMapping, OpenConfigTransceiverOnItsInterfaceWithLanes) {
   ASSERT_EQ(samples.size(), 1u);
   const Sample& s = samples[0];
   EXPECT_EQ(s.port, "Ethernet1/1");
-  EXPECT_EQ(s.identity.form_factor, "OSFP");
-  EXPECT_EQ(s.identity.family, ModuleFamily::kCmis);
-  EXPECT_EQ(s.identity.media, "800GBASE-DR8");
-  EXPECT_EQ(s.identity.vendor, "ACME");
-  EXPECT_EQ(s.identity.part_number, "OSFP-800G-DR8");
-  EXPECT_EQ(s.identity.serial, "SN123");
+  EXPECT_EQ(s.identity().form_factor, "OSFP");
+  EXPECT_EQ(s.identity().family, ModuleFamily::kCmis);
+  EXPECT_EQ(s.identity().media, "800GBASE-DR8");
+  EXPECT_EQ(s.identity().vendor, "ACME");
+  EXPECT_EQ(s.identity().part_number, "OSFP-800G-DR8");
+  EXPECT_EQ(s.identity().serial, "SN123");
   EXPECT_TRUE(s.module_present);
   EXPECT_EQ(s.module[ModuleMetric::kTemperatureCelsius], 41.5);
   EXPECT_EQ(s.module[ModuleMetric::kSupplyVoltageVolts], 3.29);
@@ -294,7 +294,7 @@ TEST(GnmiMapping, ThresholdsBySeverity) {
   ASSERT_TRUE(temp);
   EXPECT_EQ(temp->high_alarm, 80.0);
   EXPECT_EQ(temp->high_warning, 70.0);
-  EXPECT_EQ(samples[0].identity.form_factor, "QSFP-DD");
+  EXPECT_EQ(samples[0].identity().form_factor, "QSFP-DD");
 }
 
 TEST(GnmiMapping, ZeroPowerOnADownLinkIsDarkNotOneMilliwatt) {
@@ -406,7 +406,7 @@ TEST(GnmiMapping, SonicStateDbTablesWithTheLaneInTheFieldName) {
   auto s = m.samples();
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].port, "Ethernet0");
-  EXPECT_EQ(s[0].identity.vendor, "ACME");
+  EXPECT_EQ(s[0].identity().vendor, "ACME");
   EXPECT_EQ(s[0].link.up, false);
   ASSERT_EQ(s[0].lanes.size(), 1u);
   EXPECT_EQ(s[0].lanes[0].number, 3);
