@@ -297,6 +297,31 @@ TEST(GnmiMapping, ThresholdsBySeverity) {
   EXPECT_EQ(samples[0].identity().form_factor, "QSFP-DD");
 }
 
+TEST(GnmiMapping, SnapshotsShareUnchangedIdentityAndThresholdsAndKeepWhatTheySaw) {
+  Mapping m("openconfig");
+  const std::string t = std::string(kComp) + "/transceiver/thresholds/threshold[severity=";
+  m.text(std::string(kComp) + "/transceiver/state/serial-no", "SN1");
+  m.num(t + "CRITICAL]/state/input-power-lower", -12.0);
+  const auto first = m.samples();
+  // The same values again (a SAMPLE subscription resends them): nothing is cloned.
+  m.text(std::string(kComp) + "/transceiver/state/serial-no", "SN1");
+  m.num(t + "CRITICAL]/state/input-power-lower", -12.0);
+  const auto second = m.samples();
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_TRUE(second[0].shared_identity.sharesWith(first[0].shared_identity));
+  EXPECT_TRUE(second[0].shared_thresholds.sharesWith(first[0].shared_thresholds));
+  // A swapped module: the next snapshot shows it, the earlier one is as it was.
+  m.text(std::string(kComp) + "/transceiver/state/serial-no", "SN2");
+  m.num(t + "CRITICAL]/state/input-power-lower", -14.0);
+  const auto third = m.samples();
+  ASSERT_EQ(third.size(), 1u);
+  EXPECT_EQ(third[0].identity().serial, "SN2");
+  EXPECT_EQ(third[0].thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -14.0);
+  EXPECT_EQ(first[0].identity().serial, "SN1");
+  EXPECT_EQ(first[0].thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -12.0);
+}
+
 TEST(GnmiMapping, ZeroPowerOnADownLinkIsDarkNotOneMilliwatt) {
   Mapping m("openconfig");
   const std::string ch = std::string(kComp) + "/transceiver/physical-channels/channel[index=0]/state";

@@ -17,7 +17,6 @@
 namespace opticsd::snmp {
 namespace {
 
-using testing::fixtureStore;
 using testing::shippedProfile;
 
 const Oid kSensor{1, 3, 6, 1, 2, 1, 99, 1, 1, 1};
