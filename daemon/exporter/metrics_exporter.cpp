@@ -10,6 +10,7 @@
 #include "daemon/exporter/exposition_text.hpp"
 #include "daemon/exporter/gzip_body.hpp"
 #include "daemon/exporter/query_parameter.hpp"
+#include "daemon/exporter/slice_plan.hpp"
 #include "daemon/exporter/target_collectable.hpp"
 
 namespace opticsd {
@@ -103,15 +104,18 @@ std::shared_ptr<const ExportPolicy> MetricsExporter::policy() const {
 // targets' texts of the slice of families it is in (shared with the other
 // scrapes in that slice, rendered_targets.hpp) and the one text it is
 // sending, and gives the server at most kPartBytes at a time: a slow reader
-// pins no old poll (issue 15), and no scrape keeps the fleet's text. A target
-// polled again while a scrape is under way is read from its newer poll for
-// the families not sent yet; every series still appears once.
+// pins no old poll (issue 15), and no scrape keeps the fleet's text. The
+// slices are planned when the scrape starts, from a count of each family's
+// series (slice_plan.hpp). A target polled again while a scrape is under way
+// is read from its newer poll for the families not sent yet; every series
+// still appears once, but a family that had no series in the fleet when the
+// scrape started is not sent by it.
 class MetricsExporter::Scrape : public HttpBodySource {
  public:
   static constexpr std::size_t kPartBytes = 16 * 1024;
 
   Scrape(MetricsExporter& exporter, std::shared_ptr<const ExportPolicy> policy)
-      : exporter_(exporter), policy_(std::move(policy)), families_(sampleFamilyCount()) {}
+      : exporter_(exporter), policy_(std::move(policy)) {}
 
   bool next(HttpBody& out) override {
     std::string part;
@@ -131,18 +135,36 @@ class MetricsExporter::Scrape : public HttpBodySource {
   }
 
  private:
+  // The slices of this scrape, from the series the fleet has now (the
+  // snapshot is let go at once: the scrape keeps none).
+  void plan() {
+    const SeriesSelection selection{policy_.get(), true, false};
+    const std::vector<std::size_t> counts = sampleFamilySeriesCounts(exporter_.samples_->snapshot(), selection);
+    std::size_t total = 0;
+    for (const std::size_t n : counts) total += n;
+    plan_ = planSlices(counts, sliceSeriesBound(total));
+    if (!plan_.empty()) family_ = plan_.front().first;
+  }
+
   // Moves on to the next text to send; false once there is none.
   bool advance() {
     offset_ = 0;
     text_ = std::move(after_header_);
     if (text_) return true;
-    while (family_ < families_) {
+    if (!planned_) {
+      planned_ = true;
+      plan();
+    }
+    while (range_ < plan_.size()) {
+      const FamilyRange range = plan_[range_];
       const auto target = exporter_.samples_->after(target_);
       if (!target) {
-        ++family_;
         target_.clear();
         header_sent_ = false;
-        if (family_ % RenderedTargets::kSliceFamilies == 0) slice_.clear();
+        if (++family_ == range.end) {
+          slice_.clear();  // this slice is sent: its texts go
+          if (++range_ < plan_.size()) family_ = plan_[range_].first;
+        }
         continue;
       }
       target_ = target->target;
@@ -152,9 +174,13 @@ class MetricsExporter::Scrape : public HttpBodySource {
       const bool same_poll = !held.samples.owner_before(target->samples) && !target->samples.owner_before(held.samples);
       if (!held.texts || !same_poll) {
         held.samples = target->samples;
-        held.texts = exporter_.rendered_.slice(*target, policy_, family_ / RenderedTargets::kSliceFamilies);
+        held.texts = exporter_.rendered_.slice(*target, policy_, range);
       }
       SharedText series = (*held.texts)[family_];
+      // The slice's last family (never one without series): this target's
+      // texts of the slice go now, not when every target has been sent, so a
+      // slice of one family holds one target's text at a time.
+      if (family_ + 1 == range.end) slice_.erase(target_);
       if (!series) continue;
       if (header_sent_) {
         text_ = std::move(series);
@@ -165,21 +191,37 @@ class MetricsExporter::Scrape : public HttpBodySource {
       }
       return true;
     }
-    if (registries_sent_) return false;
-    registries_sent_ = true;
-    text_ = std::make_shared<const std::string>(exporter_.renderRegistries());
+    // Then the registries, a family at a time, each let go once written: the
+    // rules engine's families of a large fleet are megabytes of ClientMetrics,
+    // and their text whole (through a stringstream and its copy) was as much again.
+    if (!registries_collected_) {
+      registries_collected_ = true;
+      registries_ = exporter_.collectRegistries();
+    }
+    if (next_registry_ == registries_.size()) {
+      registries_.clear();
+      return false;
+    }
+    std::vector<prometheus::MetricFamily> one;
+    one.push_back(std::move(registries_[next_registry_++]));
+    text_ = std::make_shared<const std::string>(prometheus::TextSerializer().Serialize(one));
     return true;
   }
 
   MetricsExporter& exporter_;
   const std::shared_ptr<const ExportPolicy> policy_;
-  const std::size_t families_;
-  std::size_t family_ = 0;
-  std::string target_;  // the last target sent of this family ("" before the first)
+  bool planned_ = false;
+  std::vector<FamilyRange> plan_;
+  std::size_t range_ = 0;   // the slice being sent (index in plan_)
+  std::size_t family_ = 0;  // the family being sent, in plan_[range_]
+  std::string target_;      // the last target sent of this family ("" before the first)
   bool header_sent_ = false;
-  bool registries_sent_ = false;
-  // Each target's render of the slice of families being sent: one slice of
-  // the fleet's text at a time. `samples` tells polls apart without keeping one.
+  bool registries_collected_ = false;
+  std::vector<prometheus::MetricFamily> registries_;
+  std::size_t next_registry_ = 0;  // the next of registries_ to send
+  // Each target's render of the slice of families being sent, until its last
+  // family is sent: at most one slice of the fleet's text at a time. `samples`
+  // tells polls apart without keeping one.
   struct Held {
     std::weak_ptr<const std::vector<Sample>> samples;
     std::shared_ptr<const FamilyTexts> texts;
@@ -201,6 +243,10 @@ std::vector<std::shared_ptr<prometheus::Collectable>> MetricsExporter::liveColle
 }
 
 std::string MetricsExporter::renderRegistries(Registries which) {
+  return prometheus::TextSerializer().Serialize(collectRegistries(which));
+}
+
+std::vector<prometheus::MetricFamily> MetricsExporter::collectRegistries(Registries which) {
   if (server_) {
     const HttpServer::ConnectionCounts counts = server_->connectionCounts();
     self_metrics_.setHttpConnectionCounts(counts.evicted_total, counts.refused_total);
@@ -212,7 +258,7 @@ std::string MetricsExporter::renderRegistries(Registries which) {
     auto more = c->Collect();
     families.insert(families.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
-  return prometheus::TextSerializer().Serialize(families);
+  return families;
 }
 
 std::string MetricsExporter::renderTargetCollectables(std::string_view target) {

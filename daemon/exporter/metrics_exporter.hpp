@@ -92,7 +92,8 @@ class MetricsExporter {
   class Scrape;
   explicit MetricsExporter(std::string_view version);
   enum class Registries { kAll, kSelfOnly };
-  // The registries' families (self-metrics, rules engine) as text.
+  // The registries' families (self-metrics, rules engine), and as text.
+  std::vector<prometheus::MetricFamily> collectRegistries(Registries which = Registries::kAll);
   std::string renderRegistries(Registries which = Registries::kAll);
   // The per-target Collectables' series of one target, as text.
   std::string renderTargetCollectables(std::string_view target);
