@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "daemon/exporter/accept_encoding.hpp"
+#include "daemon/exporter/collectable_text.hpp"
 #include "daemon/exporter/exposition_text.hpp"
 #include "daemon/exporter/gzip_body.hpp"
 #include "daemon/exporter/query_parameter.hpp"
@@ -191,20 +192,29 @@ class MetricsExporter::Scrape : public HttpBodySource {
       }
       return true;
     }
-    // Then the registries, a family at a time, each let go once written: the
-    // rules engine's families of a large fleet are megabytes of ClientMetrics,
-    // and their text whole (through a stringstream and its copy) was as much again.
-    if (!registries_collected_) {
-      registries_collected_ = true;
-      registries_ = exporter_.collectRegistries();
+    // Then the registries, a family at a time, each text let go once sent:
+    // the self-metrics, then each collectable's (the rules engine's written
+    // target by target, collectable_text.hpp), never all of them at once.
+    while (next_text_ == texts_.size()) {
+      texts_.clear();
+      next_text_ = 0;
+      if (!self_sent_) {
+        self_sent_ = true;
+        collectables_ = exporter_.liveCollectables();
+        for (auto& family : exporter_.collectSelf()) {
+          std::vector<prometheus::MetricFamily> one;
+          one.push_back(std::move(family));
+          texts_.push_back(prometheus::TextSerializer().Serialize(one));
+        }
+      } else if (next_collectable_ < collectables_.size()) {
+        texts_ = collectableFamilyTexts(*collectables_[next_collectable_]);
+        collectables_[next_collectable_++].reset();
+      } else {
+        collectables_.clear();
+        return false;
+      }
     }
-    if (next_registry_ == registries_.size()) {
-      registries_.clear();
-      return false;
-    }
-    std::vector<prometheus::MetricFamily> one;
-    one.push_back(std::move(registries_[next_registry_++]));
-    text_ = std::make_shared<const std::string>(prometheus::TextSerializer().Serialize(one));
+    text_ = std::make_shared<const std::string>(std::move(texts_[next_text_++]));
     return true;
   }
 
@@ -216,9 +226,11 @@ class MetricsExporter::Scrape : public HttpBodySource {
   std::size_t family_ = 0;  // the family being sent, in plan_[range_]
   std::string target_;      // the last target sent of this family ("" before the first)
   bool header_sent_ = false;
-  bool registries_collected_ = false;
-  std::vector<prometheus::MetricFamily> registries_;
-  std::size_t next_registry_ = 0;  // the next of registries_ to send
+  bool self_sent_ = false;
+  std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
+  std::size_t next_collectable_ = 0;  // the next of collectables_ to write
+  std::vector<std::string> texts_;    // the registry texts being sent
+  std::size_t next_text_ = 0;         // the next of texts_ to send
   // Each target's render of the slice of families being sent, until its last
   // family is sent: at most one slice of the fleet's text at a time. `samples`
   // tells polls apart without keeping one.
@@ -242,23 +254,23 @@ std::vector<std::shared_ptr<prometheus::Collectable>> MetricsExporter::liveColle
   return live;
 }
 
-std::string MetricsExporter::renderRegistries(Registries which) {
-  return prometheus::TextSerializer().Serialize(collectRegistries(which));
-}
-
-std::vector<prometheus::MetricFamily> MetricsExporter::collectRegistries(Registries which) {
+std::vector<prometheus::MetricFamily> MetricsExporter::collectSelf() {
   if (server_) {
     const HttpServer::ConnectionCounts counts = server_->connectionCounts();
     self_metrics_.setHttpConnectionCounts(counts.evicted_total, counts.refused_total);
   }
-  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  return registry_->Collect();
+}
+
+std::string MetricsExporter::renderRegistries(Registries which) {
+  std::vector<prometheus::MetricFamily> families = collectSelf();
   for (const auto& c : liveCollectables()) {
     // The per-target series (rules engine) belong to the per-target scrapes.
     if (which == Registries::kSelfOnly && dynamic_cast<const TargetCollectable*>(c.get()) != nullptr) continue;
     auto more = c->Collect();
     families.insert(families.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
-  return families;
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 std::string MetricsExporter::renderTargetCollectables(std::string_view target) {
