@@ -32,6 +32,13 @@ std::vector<prometheus::MetricFamily> RulesView::collectTarget(std::string_view 
   return render(one);
 }
 
+std::optional<std::vector<std::string>> RulesView::collectedTargets() const {
+  std::vector<std::string> names;
+  std::lock_guard lock(mutex_);
+  for (const auto& entry : targets_) names.push_back(entry.first);
+  return names;
+}
+
 std::vector<prometheus::MetricFamily> RulesView::render(const Views& targets) {
   prometheus::MetricFamily findings{"opticsd_finding",
                                     "Active rules-engine finding on a module or lane (1 while active).",

@@ -56,6 +56,7 @@ class RulesView : public prometheus::Collectable, public TargetCollectable {
   std::vector<prometheus::MetricFamily> Collect() const override;
   // One target's series, for /metrics?target=NAME (no copy of the others).
   std::vector<prometheus::MetricFamily> collectTarget(std::string_view target) const override;
+  std::optional<std::vector<std::string>> collectedTargets() const override;
 
  private:
   using Views = std::map<std::string, std::shared_ptr<const TargetRulesView>, std::less<>>;
