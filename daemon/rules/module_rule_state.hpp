@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "daemon/rules/finding.hpp"
+#include "daemon/rules/hysteresis_slots.hpp"
 #include "daemon/rules/trend_window.hpp"
 #include "drivers/sample.hpp"
 
@@ -19,15 +20,6 @@ namespace opticsd {
 
 inline constexpr int kMaxLanes = 16;
 inline constexpr int kBaselineSamples = 5;  // polls averaged into a module's own bias baseline
-
-// One rule slot (a rule, or one lane of a per-lane rule).
-struct Hysteresis {
-  std::uint8_t breach = 0;  // consecutive breaching polls
-  std::uint8_t clean = 0;   // consecutive clean polls while active
-  Severity active = Severity::kNone;
-
-  bool idle() const { return breach == 0 && active == Severity::kNone; }
-};
 
 struct ActiveFinding {
   std::uint16_t slot = 0;
@@ -69,8 +61,7 @@ struct ModuleRuleState {
   std::vector<TrendWindow> lane_trends;
   std::uint8_t lane_stride = 0;
   std::optional<double> temperature_slope;  // C/h, for the target's common mode
-  std::vector<Hysteresis> slots;
-  std::uint32_t busy_slots = 0;  // slots not idle: 0 lets a healthy poll skip per-slot work
+  HysteresisSlots slots;                    // the profile's slots, held only while counting or active
   std::vector<ActiveFinding> active;
   std::vector<Finding> pending;  // restored or carried over a reload, adopted at the next poll
   double score = 0;

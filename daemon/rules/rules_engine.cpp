@@ -47,13 +47,13 @@ struct RulesEngine::Impl final : LinkPeers {
   // Hysteresis: nothing to do for a clean poll of an idle slot, the common case.
   void step(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now,
             bool& dirty) {
-    if (o.severity == Severity::kNone && st.slots[slot].idle()) return;
+    if (o.severity == Severity::kNone && st.slots.idle(slot)) return;
     update(st, r, slot, o, now, dirty);
   }
   void update(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now,
               bool& dirty);
-  void updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now,
-                  bool& dirty);
+  void updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, Hysteresis& h, const Outcome& o,
+                  std::int64_t now, bool& dirty);
   void raise(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now);
   void clear(ModuleRuleState& st, std::size_t active_index, std::int64_t now, const char* why);
   ModuleRuleState* findState(std::string_view target, std::string_view port);
@@ -171,9 +171,10 @@ void RulesEngine::Impl::adopt(ModuleRuleState& st) {
     const bool duplicate =
         std::any_of(st.active.begin(), st.active.end(), [&](const auto& a) { return a.slot == slot; });
     if (duplicate) continue;
-    if (st.slots[slot].idle()) ++st.busy_slots;
-    st.slots[slot].active = f.severity;
-    st.slots[slot].breach = static_cast<std::uint8_t>(rule->p.raise_after);
+    Hysteresis h = st.slots.get(slot);
+    h.active = f.severity;
+    h.breach = static_cast<std::uint8_t>(rule->p.raise_after);
+    st.slots.set(slot, h);
     st.active.push_back(ActiveFinding{slot, 0, std::move(f)});
   }
   st.pending.clear();
@@ -208,7 +209,7 @@ void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r
   LaneScan scan;
   if (in.s.module_present) scan = type.scan_lanes(in.s, r);
   // A healthy module with no finding or pending breach anywhere: nothing per lane.
-  if (scan.breaching == 0 && st.busy_slots == 0) return;
+  if (scan.breaching == 0 && st.slots.allIdle()) return;
   std::uint32_t seen = 0;
   if (in.s.module_present) {
     for (const Lane& lane : in.s.lanes) {
@@ -226,7 +227,7 @@ void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r
   // Lanes the module no longer reports only ever clear.
   for (std::size_t idx = 0; idx < kMaxLanes; ++idx) {
     const auto slot = static_cast<std::uint16_t>(r.slot + idx);
-    if ((seen & (1u << idx)) == 0 && !st.slots[slot].idle()) update(st, r, slot, Outcome{}, in.now, dirty);
+    if ((seen & (1u << idx)) == 0 && !st.slots.idle(slot)) update(st, r, slot, Outcome{}, in.now, dirty);
   }
 }
 
@@ -259,17 +260,16 @@ void RulesEngine::Impl::clear(ModuleRuleState& st, std::size_t i, std::int64_t n
 
 void RulesEngine::Impl::update(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
                                std::int64_t now, bool& dirty) {
-  const bool was_idle = st.slots[slot].idle();
-  updateSlot(st, r, slot, o, now, dirty);
-  if (was_idle != st.slots[slot].idle()) was_idle ? ++st.busy_slots : --st.busy_slots;
+  Hysteresis h = st.slots.get(slot);
+  updateSlot(st, r, slot, h, o, now, dirty);
+  st.slots.set(slot, h);
 }
 
 // N consecutive breaching polls raise (raise_after), M consecutive clean
 // ones clear (clear_after); a clean poll resets the breach count and a
 // breaching one the clean count. A worse severity escalates in place.
-void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
-                                   std::int64_t now, bool& dirty) {
-  Hysteresis& h = st.slots[slot];
+void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, Hysteresis& h,
+                                   const Outcome& o, std::int64_t now, bool& dirty) {
   if (o.severity != Severity::kNone) {
     h.clean = 0;
     if (h.breach < 255) ++h.breach;
@@ -359,8 +359,7 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
       st.active.clear();
       st.profile = next;
       const RuleProfile& prof = *profiles[static_cast<std::size_t>(next)];
-      st.slots.assign(prof.slots, Hysteresis{});
-      st.busy_slots = 0;
+      st.slots.clear();
       st.trends.assign(prof.trends, TrendWindow{});
       std::size_t lanes = 0;
       for (const Lane& lane : s.lanes) lanes = std::max(lanes, std::min<std::size_t>(laneIndex(lane) + 1, kMaxLanes));
@@ -425,7 +424,11 @@ void RulesEngine::Impl::publish(const std::string& target, TargetState& ts, Rule
     TargetRulesView::PortRow row;
     row.port = m->port;
     row.score = m->score;
-    if (topology) row.endpoint = topology->find(target, m->port).value_or(Endpoint{});
+    if (topology) {
+      if (auto ep = topology->find(target, m->port); ep && !ep->empty()) {
+        row.endpoint = std::make_unique<const Endpoint>(std::move(*ep));
+      }
+    }
     if (prof && prof->ber_rule >= 0) {
       const RuleParams& p = prof->rules[static_cast<std::size_t>(prof->ber_rule)].p;
       row.ber_warning = p.warn_above;
