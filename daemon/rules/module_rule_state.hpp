@@ -28,28 +28,20 @@ struct ActiveFinding {
 };
 
 struct ModuleRuleState {
+  // Members ordered by size, so that no padding sits between them.
   std::string target;
   std::string port;
-  int profile = -1;  // index into the engine's profiles; -1 until resolved
-  // The identity the profile was resolved for: a change re-resolves it.
+  // The identity the profile was resolved for: a change re-resolves it
+  // (with modulation and fec below).
   std::string serial;
   std::string media;
-  Modulation modulation = Modulation::kUnknown;
   std::optional<double> speed;
-  bool fec = false;
 
   std::int64_t last_ms = 0;
   std::optional<std::uint64_t> last_uncorrectable;
   std::optional<std::uint64_t> last_down_events;
-  std::optional<bool> last_up;
-  std::uint16_t last_los_mask = 0;
-  std::uint8_t baseline_n = 0;              // kBaselineSamples: learned (or restored)
-  std::array<float, kMaxLanes> baseline{};  // mA per lane; 0: none
-  // dBm per lane, learned with the bias baseline; NaN: none (dark or absent while learned).
-  std::array<float, kMaxLanes> rx_baseline{};
-  std::array<float, kMaxLanes> tx_baseline{};
-  std::array<float, kMaxLanes> last_tx{};  // dBm per lane; NaN: unknown or dark
-  std::optional<double> tx_low_warning;    // the module's own, for the far end's link analysis
+  std::optional<double> tx_low_warning;     // the module's own, for the far end's link analysis
+  std::optional<double> temperature_slope;  // C/h, for the target's common mode
 
   // The far end of the link, looked up again when the topology or the set of modules changes.
   const ModuleRuleState* peer = nullptr;
@@ -59,13 +51,24 @@ struct ModuleRuleState {
   // Per-lane windows: lane_stride of them per block (the module's lanes when
   // its profile was resolved), so each lane is judged against its own past.
   std::vector<TrendWindow> lane_trends;
-  std::uint8_t lane_stride = 0;
-  std::optional<double> temperature_slope;  // C/h, for the target's common mode
-  HysteresisSlots slots;                    // the profile's slots, held only while counting or active
+  HysteresisSlots slots;  // the profile's slots, held only while counting or active
   std::vector<ActiveFinding> active;
   std::vector<Finding> pending;  // restored or carried over a reload, adopted at the next poll
   double score = 0;
   std::string reason;
+
+  int profile = -1;  // index into the engine's profiles; -1 until resolved
+  std::optional<bool> last_up;
+  std::uint16_t last_los_mask = 0;
+  Modulation modulation = Modulation::kUnknown;
+  bool fec = false;
+  std::uint8_t lane_stride = 0;
+  std::uint8_t baseline_n = 0;              // kBaselineSamples: learned (or restored)
+  std::array<float, kMaxLanes> baseline{};  // mA per lane; 0: none
+  // dBm per lane, learned with the bias baseline; NaN: none (dark or absent while learned).
+  std::array<float, kMaxLanes> rx_baseline{};
+  std::array<float, kMaxLanes> tx_baseline{};
+  std::array<float, kMaxLanes> last_tx{};  // dBm per lane; NaN: unknown or dark
 };
 
 // A lane whose data path is up (or that does not say).

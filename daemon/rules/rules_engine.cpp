@@ -16,11 +16,23 @@
 namespace opticsd {
 
 struct RulesEngine::TargetState {
-  std::unordered_map<std::string, std::uint32_t> index;
   std::vector<std::unique_ptr<ModuleRuleState>> modules;
+  // Indices into `modules` in port order: a port is found by its state's own
+  // name, not by a second copy of it in a hash map.
+  std::vector<std::uint32_t> by_port;
   bool dirty = true;
   std::optional<double> common_temp_slope;  // median over the modules, from the previous poll
   std::uint64_t published_topology = 0;     // Topology::generation() the view was built with
+
+  std::vector<std::uint32_t>::iterator lowerBound(std::string_view port) {
+    return std::lower_bound(by_port.begin(), by_port.end(), port,
+                            [&](std::uint32_t i, std::string_view p) { return modules[i]->port < p; });
+  }
+  std::optional<std::uint32_t> find(std::string_view port) {
+    const auto it = lowerBound(port);
+    if (it == by_port.end() || modules[*it]->port != port) return std::nullopt;
+    return *it;
+  }
 };
 
 struct RulesEngine::Impl final : LinkPeers {
@@ -135,7 +147,7 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
     }
     baselines.erase(b);
   }
-  ts.index.emplace(s.port, static_cast<std::uint32_t>(ts.modules.size()));
+  ts.by_port.insert(ts.lowerBound(s.port), static_cast<std::uint32_t>(ts.modules.size()));
   ts.modules.push_back(std::move(st));
   ++module_generation;
   return *ts.modules.back();
@@ -183,9 +195,8 @@ void RulesEngine::Impl::adopt(ModuleRuleState& st) {
 ModuleRuleState* RulesEngine::Impl::findState(std::string_view target, std::string_view port) {
   auto t = targets.find(std::string(target));
   if (t == targets.end()) return nullptr;
-  auto p = t->second.index.find(std::string(port));
-  if (p == t->second.index.end()) return nullptr;
-  return t->second.modules[p->second].get();
+  const auto i = t->second.find(port);
+  return i ? t->second.modules[*i].get() : nullptr;
 }
 
 // The far end's state, looked up again only when the topology or the set of
@@ -476,9 +487,9 @@ void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>&
     ModuleRuleState* st = nullptr;
     if (next < ts.modules.size() && ts.modules[next]->port == s.port) {
       st = ts.modules[next++].get();
-    } else if (auto it = ts.index.find(s.port); it != ts.index.end()) {
-      st = ts.modules[it->second].get();
-      next = it->second + 1;
+    } else if (const auto i = ts.find(s.port)) {
+      st = ts.modules[*i].get();
+      next = *i + 1;
     } else {
       st = &impl_->create(target, s, ts);
       next = ts.modules.size();
