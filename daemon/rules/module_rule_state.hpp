@@ -13,6 +13,7 @@
 
 #include "daemon/rules/finding.hpp"
 #include "daemon/rules/hysteresis_slots.hpp"
+#include "daemon/rules/lane_trend_windows.hpp"
 #include "daemon/rules/trend_window.hpp"
 #include "drivers/sample.hpp"
 
@@ -48,9 +49,10 @@ struct ModuleRuleState {
   std::uint64_t peer_key = 0;
 
   std::vector<TrendWindow> trends;
-  // Per-lane windows: lane_stride of them per block (the module's lanes when
-  // its profile was resolved), so each lane is judged against its own past.
-  std::vector<TrendWindow> lane_trends;
+  // Per-lane windows, a block per rule, one window for each of the lanes the
+  // module had when its profile was resolved, so each lane is judged against
+  // its own past; a block is made when a lane first reports its signal.
+  LaneTrendWindows lane_trends;
   HysteresisSlots slots;  // the profile's slots, held only while counting or active
   std::vector<ActiveFinding> active;
   std::vector<Finding> pending;  // restored or carried over a reload, adopted at the next poll
@@ -62,7 +64,6 @@ struct ModuleRuleState {
   std::uint16_t last_los_mask = 0;
   Modulation modulation = Modulation::kUnknown;
   bool fec = false;
-  std::uint8_t lane_stride = 0;
   std::uint8_t baseline_n = 0;              // kBaselineSamples: learned (or restored)
   std::array<float, kMaxLanes> baseline{};  // mA per lane; 0: none
   // dBm per lane, learned with the bias baseline; NaN: none (dark or absent while learned).

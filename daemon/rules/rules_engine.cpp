@@ -371,11 +371,10 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
       st.profile = next;
       const RuleProfile& prof = *profiles[static_cast<std::size_t>(next)];
       st.slots.clear();
-      st.trends.assign(prof.trends, TrendWindow{});
+      std::vector<TrendWindow>(prof.trends).swap(st.trends);  // exactly sized, also when it shrinks
       std::size_t lanes = 0;
       for (const Lane& lane : s.lanes) lanes = std::max(lanes, std::min<std::size_t>(laneIndex(lane) + 1, kMaxLanes));
-      st.lane_stride = static_cast<std::uint8_t>(lanes);
-      st.lane_trends.assign(prof.lane_trends * lanes, TrendWindow{});
+      st.lane_trends.reset(prof.lane_trends, lanes);
       if (swapped) {
         st.baseline_n = 0;  // a new module has its own baseline
         st.baseline.fill(0);
@@ -597,5 +596,13 @@ std::size_t RulesEngine::modules() const {
 }
 
 std::size_t RulesEngine::moduleStateBytes() { return sizeof(ModuleRuleState); }
+
+std::size_t RulesEngine::trendWindows() const {
+  std::size_t n = 0;
+  for (const auto& [name, ts] : impl_->targets) {
+    for (const auto& m : ts.modules) n += m->trends.capacity() + m->lane_trends.capacity();
+  }
+  return n;
+}
 
 }  // namespace opticsd
