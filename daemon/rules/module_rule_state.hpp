@@ -13,6 +13,7 @@
 
 #include "daemon/rules/finding.hpp"
 #include "daemon/rules/hysteresis_slots.hpp"
+#include "daemon/rules/lane_memory.hpp"
 #include "daemon/rules/lane_trend_windows.hpp"
 #include "daemon/rules/trend_window.hpp"
 #include "drivers/sample.hpp"
@@ -48,6 +49,7 @@ struct ModuleRuleState {
   const ModuleRuleState* peer = nullptr;
   std::uint64_t peer_key = 0;
 
+  LaneMemories lanes;  // baselines and last Tx per lane, index 0 = lane 1
   std::vector<TrendWindow> trends;
   // Per-lane windows, a block per rule, one window for each of the lanes the
   // module had when its profile was resolved, so each lane is judged against
@@ -64,12 +66,7 @@ struct ModuleRuleState {
   std::uint16_t last_los_mask = 0;
   Modulation modulation = Modulation::kUnknown;
   bool fec = false;
-  std::uint8_t baseline_n = 0;              // kBaselineSamples: learned (or restored)
-  std::array<float, kMaxLanes> baseline{};  // mA per lane; 0: none
-  // dBm per lane, learned with the bias baseline; NaN: none (dark or absent while learned).
-  std::array<float, kMaxLanes> rx_baseline{};
-  std::array<float, kMaxLanes> tx_baseline{};
-  std::array<float, kMaxLanes> last_tx{};  // dBm per lane; NaN: unknown or dark
+  std::uint8_t baseline_n = 0;  // polls in the lanes' baselines; kBaselineSamples: learned (or restored)
 };
 
 // A lane whose data path is up (or that does not say).

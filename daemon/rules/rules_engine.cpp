@@ -124,7 +124,6 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
   auto st = std::make_unique<ModuleRuleState>();
   st->target = target;
   st->port = s.port;
-  st->last_tx.fill(std::nanf(""));
   const PortKey key{target, s.port};
   if (auto r = restored.find(key); r != restored.end()) {
     st->pending = std::move(r->second);
@@ -133,16 +132,19 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
   // The baseline learned before a restart, if this is still the same module.
   if (auto b = baselines.find(key); b != baselines.end()) {
     if (b->second.serial == s.identity.serial) {
-      const std::size_t n = std::min<std::size_t>(kMaxLanes, b->second.lanes_ma.size());
-      for (std::size_t i = 0; i < n; ++i) st->baseline[i] = static_cast<float>(b->second.lanes_ma[i]);
-      const auto restorePower = [&](std::array<float, kMaxLanes>& to, const std::vector<std::optional<double>>& from) {
-        to.fill(std::nanf(""));
-        for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.size()); ++i) {
-          if (from[i]) to[i] = static_cast<float>(*from[i]);
-        }
-      };
-      restorePower(st->rx_baseline, b->second.lanes_rx_dbm);
-      restorePower(st->tx_baseline, b->second.lanes_tx_dbm);
+      const BiasBaseline& from = b->second;
+      st->lanes.hold(std::min<std::size_t>(
+          kMaxLanes, std::max({from.lanes_ma.size(), from.lanes_rx_dbm.size(), from.lanes_tx_dbm.size()})));
+      for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.lanes_ma.size()); ++i) {
+        st->lanes.at(i).bias_baseline_ma = static_cast<float>(from.lanes_ma[i]);
+      }
+      // Lanes without a stored power baseline keep none (NaN).
+      for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.lanes_rx_dbm.size()); ++i) {
+        if (from.lanes_rx_dbm[i]) st->lanes.at(i).rx_baseline_dbm = static_cast<float>(*from.lanes_rx_dbm[i]);
+      }
+      for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.lanes_tx_dbm.size()); ++i) {
+        if (from.lanes_tx_dbm[i]) st->lanes.at(i).tx_baseline_dbm = static_cast<float>(*from.lanes_tx_dbm[i]);
+      }
       st->baseline_n = kBaselineSamples;
     }
     baselines.erase(b);
@@ -327,23 +329,30 @@ void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, std::uint
   if (s.link.down_events_total) st.last_down_events = s.link.down_events_total;
   if (s.link.up) st.last_up = s.link.up;
   st.last_los_mask = los_mask;
-  st.last_tx.fill(std::nanf(""));
+  // Held for every lane reported, sized once per module rather than grown lane by lane.
+  std::size_t lanes = 0;
+  for (const Lane& lane : s.lanes) lanes = std::max(lanes, std::min<std::size_t>(laneIndex(lane) + 1, kMaxLanes));
+  st.lanes.hold(lanes);
+  for (LaneMemory& m : st.lanes) m.last_tx_dbm = LaneMemory::kNone;
   for (const Lane& lane : s.lanes) {
     const std::size_t idx = laneIndex(lane);
     const auto& tx = lane.values[LaneMetric::kTxPowerDbm];
-    if (idx < kMaxLanes && tx && !lane.status.tx_no_light.value_or(false)) st.last_tx[idx] = static_cast<float>(*tx);
+    if (idx < kMaxLanes && tx && !lane.status.tx_no_light.value_or(false)) {
+      st.lanes.at(idx).last_tx_dbm = static_cast<float>(*tx);
+    }
   }
   if (const auto& t = s.lane_thresholds[static_cast<std::size_t>(LaneMetric::kTxPowerDbm)]; t && t->low_warning) {
     st.tx_low_warning = t->low_warning;
   }
   if (learnBiasBaseline(st, s) && sink) {
     BiasBaseline b{st.target, st.port, st.serial, s.timestamp_ms, {}, {}, {}};
-    const std::size_t lanes = std::min<std::size_t>(kMaxLanes, s.lanes.size());
+    const std::size_t stored_lanes = std::min<std::size_t>(kMaxLanes, s.lanes.size());
     const auto power = [](float v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
-    for (std::size_t i = 0; i < lanes; ++i) {
-      b.lanes_ma.push_back(st.baseline[i]);
-      b.lanes_rx_dbm.push_back(power(st.rx_baseline[i]));
-      b.lanes_tx_dbm.push_back(power(st.tx_baseline[i]));
+    for (std::size_t i = 0; i < stored_lanes; ++i) {
+      const LaneMemory m = st.lanes[i];
+      b.lanes_ma.push_back(m.bias_baseline_ma);
+      b.lanes_rx_dbm.push_back(power(m.rx_baseline_dbm));
+      b.lanes_tx_dbm.push_back(power(m.tx_baseline_dbm));
     }
     sink->recordBaseline(b);
   }
@@ -377,7 +386,7 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
       st.lane_trends.reset(prof.lane_trends, lanes);
       if (swapped) {
         st.baseline_n = 0;  // a new module has its own baseline
-        st.baseline.fill(0);
+        for (LaneMemory& m : st.lanes) m.bias_baseline_ma = 0;
       }
       dirty = true;
     }
