@@ -36,7 +36,6 @@ struct ModuleRuleState {
   // The identity the profile was resolved for: a change re-resolves it
   // (with modulation and fec below).
   std::string serial;
-  std::string media;
   std::optional<double> speed;
 
   std::int64_t last_ms = 0;
@@ -47,6 +46,9 @@ struct ModuleRuleState {
 
   // The far end of the link, looked up again when the topology or the set of modules changes.
   const ModuleRuleState* peer = nullptr;
+  // The engine's one copy of the media name (few differ in a fleet); set
+  // whenever the profile is resolved.
+  const std::string* media = nullptr;
   std::uint64_t peer_key = 0;
 
   LaneMemories lanes;  // baselines and last Tx per lane, index 0 = lane 1

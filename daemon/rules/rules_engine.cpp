@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "daemon/log/log.hpp"
 #include "daemon/rules/bias_drift_rule.hpp"
@@ -45,9 +46,10 @@ struct RulesEngine::Impl final : LinkPeers {
   std::map<std::string, int, std::less<>> profile_by_key;
   std::unordered_map<std::string, TargetState> targets;
   std::map<PortKey, std::vector<Finding>> restored;
-  std::map<PortKey, BiasBaseline> baselines;  // from the sink, taken when the module is first seen
-  std::uint64_t module_generation = 1;        // changes when a module state is created or removed
-  std::vector<double> slope_scratch;          // the common mode's median, without an allocation per poll
+  std::map<PortKey, BiasBaseline> baselines;       // from the sink, taken when the module is first seen
+  std::uint64_t module_generation = 1;             // changes when a module state is created or removed
+  std::vector<double> slope_scratch;               // the common mode's median, without an allocation per poll
+  std::set<std::string, std::less<>> media_names;  // ModuleRuleState::media points here
 
   ModuleRuleState& create(const std::string& target, const Sample& s, TargetState& ts);
   int resolve(const ModuleRuleState& st, const Sample& s);
@@ -364,11 +366,11 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
   if (now <= st.last_ms && st.last_ms != 0) return;  // a repeated or older Sample
   // Identity and port facts: re-resolve the profile only when they change.
   const bool fec = !s.fec.empty() || s.fec.bits_per_block.has_value();
-  if (st.profile < 0 || st.serial != s.identity.serial || st.media != s.identity.media ||
+  if (st.profile < 0 || st.serial != s.identity.serial || *st.media != s.identity.media ||
       st.modulation != s.identity.modulation || st.fec != fec || st.speed != s.link.speed_gbps) {
     const bool swapped = st.profile >= 0 && st.serial != s.identity.serial;
     st.serial = s.identity.serial;
-    st.media = s.identity.media;
+    st.media = &*media_names.insert(s.identity.media).first;
     st.modulation = s.identity.modulation;
     st.fec = fec;
     st.speed = s.link.speed_gbps;
