@@ -48,15 +48,15 @@ std::string describeLinkLoss(const Outcome& o, const ModuleRuleState& near) {
   if (o.peer == nullptr || o.lane < 1 || o.lane > kMaxLanes) return d;
   const double far_tx = o.peer->lanes[static_cast<std::size_t>(o.lane - 1)].last_tx_dbm;
   const double near_rx = far_tx - o.value;
-  const std::string far = o.peer->target + ":" + o.peer->port + " (Tx " + formatNumber(far_tx) + " dBm)";
-  const std::string here = near.target + ":" + near.port + " (Rx " + formatNumber(near_rx) + " dBm)";
+  const std::string far = o.peer->target() + ":" + o.peer->port + " (Tx " + formatNumber(far_tx) + " dBm)";
+  const std::string here = near.target() + ":" + near.port + " (Rx " + formatNumber(near_rx) + " dBm)";
   switch (o.verdict) {
     case LinkVerdict::kPathLoss:
       d += ": fibre or connector loss between " + far + " and " + here + "; both transmitters are normal";
       break;
     case LinkVerdict::kFarEndTxLow: {
       const double low = o.peer->tx_low_warning.value_or(kDefaultTxLowDbm);
-      d += ": far-end transmitter weak, module " + o.peer->target + ":" + o.peer->port + " sends " +
+      d += ": far-end transmitter weak, module " + o.peer->target() + ":" + o.peer->port + " sends " +
            formatNumber(far_tx, low) + " dBm, below its low warning " + formatLimit(low) + " dBm; the path to " + here +
            " is normal";
       break;

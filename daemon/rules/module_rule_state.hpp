@@ -30,8 +30,8 @@ struct ActiveFinding {
 };
 
 struct ModuleRuleState {
+  const std::string& target() const { return *target_name; }
   // Members ordered by size, so that no padding sits between them.
-  std::string target;
   std::string port;
   // The identity the profile was resolved for: a change re-resolves it
   // (with modulation and fec below).
@@ -46,6 +46,9 @@ struct ModuleRuleState {
 
   // The far end of the link, looked up again when the topology or the set of modules changes.
   const ModuleRuleState* peer = nullptr;
+  // The target's name as the engine keys it (held there once, for all its
+  // modules); set at creation, valid while the state lives.
+  const std::string* target_name = nullptr;
   // The engine's one copy of the media name (few differ in a fleet); set
   // whenever the profile is resolved.
   const std::string* media = nullptr;

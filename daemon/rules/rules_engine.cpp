@@ -51,6 +51,7 @@ struct RulesEngine::Impl final : LinkPeers {
   std::vector<double> slope_scratch;               // the common mode's median, without an allocation per poll
   std::set<std::string, std::less<>> media_names;  // ModuleRuleState::media points here
 
+  // `target` is the key of `targets`: the state keeps a pointer to it.
   ModuleRuleState& create(const std::string& target, const Sample& s, TargetState& ts);
   int resolve(const ModuleRuleState& st, const Sample& s);
   void adopt(ModuleRuleState& st);
@@ -124,7 +125,7 @@ std::optional<double> commonTemperatureSlope(const std::vector<std::unique_ptr<M
 
 ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Sample& s, TargetState& ts) {
   auto st = std::make_unique<ModuleRuleState>();
-  st->target = target;
+  st->target_name = &target;
   st->port = s.port;
   const PortKey key{target, s.port};
   if (auto r = restored.find(key); r != restored.end()) {
@@ -158,8 +159,8 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
 }
 
 int RulesEngine::Impl::resolve(const ModuleRuleState& st, const Sample& s) {
-  const PortFacts facts{st.target, st.port, s.identity.media, s.identity.form_factor, s.identity.modulation,
-                        st.fec,    st.speed};
+  const PortFacts facts{st.target(),           st.port, s.identity.media, s.identity.form_factor,
+                        s.identity.modulation, st.fec,  st.speed};
   std::string key = profileKey(rules, facts);
   if (auto it = profile_by_key.find(key); it != profile_by_key.end()) return it->second;
   profiles.push_back(buildProfile(rules, key));
@@ -211,7 +212,7 @@ const ModuleRuleState* RulesEngine::Impl::peerOf(ModuleRuleState& st) {
   if (st.peer_key != key) {
     st.peer_key = key;
     st.peer = nullptr;
-    if (const auto ep = topology->find(st.target, st.port); ep && !ep->peer_target.empty()) {
+    if (const auto ep = topology->find(st.target(), st.port); ep && !ep->peer_target.empty()) {
       st.peer = findState(ep->peer_target, ep->peer_port);
     }
   }
@@ -249,7 +250,7 @@ void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r
 void RulesEngine::Impl::raise(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
                               std::int64_t now) {
   Finding f;
-  f.target = st.target;
+  f.target = st.target();
   f.port = st.port;
   f.lane = r.per_lane ? o.lane : 0;
   f.rule = r.spec->name;
@@ -300,7 +301,7 @@ void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, s
         a.finding.severity = o.severity;
         if (o.has_value) a.finding.value = o.value;
         a.finding.detail = detailOf(r, o, st);
-        spdlog::warn("finding escalated target={} port={} lane={} rule={} severity={} detail={}", logValue(st.target),
+        spdlog::warn("finding escalated target={} port={} lane={} rule={} severity={} detail={}", logValue(st.target()),
                      logValue(st.port), a.finding.lane, logValue(r.spec->name), toString(o.severity),
                      logValue(a.finding.detail));
         if (sink) sink->record(a.finding);
@@ -347,7 +348,7 @@ void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, std::uint
     st.tx_low_warning = t->low_warning;
   }
   if (learnBiasBaseline(st, s) && sink) {
-    BiasBaseline b{st.target, st.port, st.serial, s.timestamp_ms, {}, {}, {}};
+    BiasBaseline b{st.target(), st.port, st.serial, s.timestamp_ms, {}, {}, {}};
     const std::size_t stored_lanes = std::min<std::size_t>(kMaxLanes, s.lanes.size());
     const auto power = [](float v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
     for (std::size_t i = 0; i < stored_lanes; ++i) {
@@ -490,7 +491,10 @@ RulesEngine::RulesEngine(RuleSet rules, Topology topology, FindingSink* sink)
 RulesEngine::~RulesEngine() = default;
 
 void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>& samples) {
-  TargetState& ts = impl_->targets[target];
+  // The map's key is the name the module states point to: stable while the target is.
+  const auto entry = impl_->targets.try_emplace(target).first;
+  const std::string& name = entry->first;
+  TargetState& ts = entry->second;
   bool dirty = ts.dirty;
   std::size_t next = 0;  // polls list ports in the same order: try the next state before hashing
   for (const Sample& s : samples) {
@@ -501,7 +505,7 @@ void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>&
       st = ts.modules[*i].get();
       next = *i + 1;
     } else {
-      st = &impl_->create(target, s, ts);
+      st = &impl_->create(name, s, ts);
       next = ts.modules.size();
       dirty = true;
     }

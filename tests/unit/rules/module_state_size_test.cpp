@@ -89,5 +89,32 @@ TEST(ModuleStateSize, PortsPolledInAnotherOrderKeepTheirOwnState) {
   for (const auto& f : active) EXPECT_EQ(f.port, "p2") << f.rule;
 }
 
+// Module states name their target through the engine's own key: a target
+// forgotten and polled again names its findings with the new key.
+TEST(ModuleStateSize, ATargetForgottenAndPolledAgainStillNamesItsFindings) {
+  test::RecordingSink sink;
+  RulesEngine engine(defaultRuleSet(), Topology{}, &sink);
+  std::int64_t t = kT0;
+  const auto pollHot = [&](int polls) {
+    for (int i = 0; i < polls; ++i, t += kPollMs) {
+      std::string target = "sw-" + std::string("a");  // a temporary: the engine must keep its own
+      Sample s = test::optic(target, "p1", t);
+      s.module.set(ModuleMetric::kTemperatureCelsius, 90);
+      engine.evaluate(target, {s});
+    }
+  };
+  pollHot(6);
+  ASSERT_FALSE(engine.activeFindings().empty());
+  engine.retainTargets({"other"});
+  EXPECT_EQ(engine.modules(), 0u);
+  sink.records.clear();
+  pollHot(6);
+  const auto active = engine.activeFindings();
+  ASSERT_FALSE(active.empty());
+  for (const auto& f : active) EXPECT_EQ(f.target, "sw-a") << f.rule;
+  ASSERT_FALSE(sink.records.empty());
+  for (const auto& f : sink.records) EXPECT_EQ(f.target, "sw-a") << f.rule;
+}
+
 }  // namespace
 }  // namespace opticsd
