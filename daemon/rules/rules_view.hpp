@@ -42,7 +42,9 @@ struct TargetRulesView {
     double score = 0;
     std::optional<double> ber_warning;
     std::optional<double> ber_critical;
-    Endpoint endpoint;  // empty when the topology knows nothing of the port
+    // Null when the topology knows nothing of the port: most ports of a
+    // fleet, so the row does not carry six empty strings for each.
+    std::unique_ptr<const Endpoint> endpoint;
   };
   std::vector<FindingRow> findings;
   std::vector<PortRow> ports;
