@@ -57,6 +57,10 @@ if [ "${SILENT_DNS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ] && command -v unshare >/de
 fi
 
 PORT=$(free_port)
+# The healthy agents are snmpsimd (Python): starved of CPU on a loaded 2-core
+# machine one answers in over 800 ms now and then, and the target flaps down;
+# 3 s gives them room. The dead agents keep 800 ms.
+AGENT_TIMEOUT=3s
 snmp_target() {  # NAME ADDRESS PORT [extra]
   echo "  - {name: $1, driver: snmp, address: $2, port: $3, community: arista-eos, profile: arista-eos, timeout: ${4:-800ms}, retries: 0}"
 }
@@ -68,7 +72,7 @@ storage: {enabled: false}
 targets:
   - {name: sim-a, driver: sim, ports: 8, lanes: 4}
   - {name: sim-b, driver: sim, ports: 8, lanes: 4}
-$(snmp_target snmp-ok 127.0.0.1 "$OK_PORT")
+$(snmp_target snmp-ok 127.0.0.1 "$OK_PORT" "$AGENT_TIMEOUT")
 YAML
   [ "${1:-}" = faults ] || return 0
   snmp_target snmp-dead 127.0.0.1 "$DEAD_PORT"
@@ -76,7 +80,7 @@ YAML
   echo "  - {name: snmp-v3-dead, driver: snmp, address: 127.0.0.1, port: $DEAD_PORT, version: 3, user: ops, security_level: authNoPriv, auth_protocol: SHA, auth_password: notasecret8, profile: arista-eos, timeout: 800ms, retries: 0}"
   snmp_target snmp-dns "$DNS_NAME" "$OK_PORT"
   snmp_target snmp-slow 127.0.0.1 "$SLOW_PORT" 3s
-  snmp_target snmp-flap 127.0.0.1 "$FLAP_PORT"
+  snmp_target snmp-flap 127.0.0.1 "$FLAP_PORT" "$AGENT_TIMEOUT"
 }
 config >"$WORK/opticsd.yaml"
 "${PREFIX[@]}" "$OPTICSD" run --config "$WORK/opticsd.yaml" >"$WORK/daemon.log" 2>&1 &
