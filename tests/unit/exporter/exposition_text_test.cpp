@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -151,6 +152,25 @@ TEST(ExpositionText, SlicesOfFamiliesInOrderMakeTheSameText) {
     }
     EXPECT_EQ(sliced, whole) << "slices of " << step << " families";
   }
+}
+
+TEST(ExpositionText, SeriesCountsAreTheLinesOfEachFamily) {
+  LatestSamples cache;
+  const auto snapshot = awkwardFleet(cache);
+  for (const SeriesSelection selection : {SeriesSelection{}, SeriesSelection{nullptr, true, false}}) {
+    const std::vector<std::string> bodies = sampleFamilyBodies(snapshot, selection);
+    const std::vector<std::size_t> counts = sampleFamilySeriesCounts(snapshot, selection);
+    ASSERT_EQ(counts.size(), sampleFamilyCount());
+    std::size_t empty = 0;
+    for (std::size_t f = 0; f < counts.size(); ++f) {
+      EXPECT_EQ(counts[f], static_cast<std::size_t>(std::count(bodies[f].begin(), bodies[f].end(), '\n')))
+          << "family " << f;
+      empty += counts[f] == 0 ? 1 : 0;
+    }
+    EXPECT_GT(empty, 0u);  // some families have no series: the plan skips them
+    EXPECT_LT(empty, counts.size());
+  }
+  EXPECT_EQ(sampleFamilySeriesCounts({}), std::vector<std::size_t>(sampleFamilyCount(), 0));
 }
 
 TEST(ExpositionText, EmptySnapshotAppendsNothing) {

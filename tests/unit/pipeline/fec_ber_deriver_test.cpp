@@ -191,6 +191,37 @@ TEST(FecBerDeriver, PortsAreIndependent) {
   EXPECT_EQ(deriver.ports(), 1u);
 }
 
+// Ports are kept per target: forgetting one target keeps every port of the
+// others, a target whose name begins with it included, and their counters
+// still give a value at their next Sample.
+TEST(FecBerDeriver, ForgettingATargetKeepsTheOthersPorts) {
+  FecBerDeriver deriver;
+  for (const char* target : {"host1", "host10", "host1-b"}) {
+    for (const char* name : {"eth2", "eth3"}) {
+      auto s = port(0, 0);
+      s.target = target;
+      s.port = name;
+      deriver.apply(s);
+    }
+  }
+  EXPECT_EQ(deriver.ports(), 6u);
+  deriver.forgetTarget("host1");
+  EXPECT_EQ(deriver.ports(), 4u);
+  deriver.forget("host10", "eth3");
+  deriver.forget("host10", "eth9");  // never seen: nothing happens
+  deriver.forget("nohost", "eth2");
+  EXPECT_EQ(deriver.ports(), 3u);
+
+  auto kept = port(1000, 2'125'000);
+  kept.target = "host10";
+  deriver.apply(kept);
+  ASSERT_TRUE(kept.module[ModuleMetric::kPreFecBerRatio]);  // compared with its first Sample
+  auto forgotten = port(1000, 2'125'000);
+  deriver.apply(forgotten);  // host1 was forgotten: a first Sample again
+  EXPECT_FALSE(forgotten.module[ModuleMetric::kPreFecBerRatio]);
+  EXPECT_EQ(deriver.ports(), 4u);
+}
+
 TEST(FecBerDeriver, NoCountersNoState) {
   FecBerDeriver deriver;
   Sample s;
