@@ -76,7 +76,7 @@ std::size_t FecBerDeriver::ports() const {
 void FecBerDeriver::apply(Sample& sample) {
   if (sample.fec.empty()) return;
   const FecCounters& now = sample.fec;
-  Baseline current{sample.timestamp_ms,          sample.identity.serial,         sample.module_present,
+  Baseline current{sample.timestamp_ms,          sample.identity().serial,         sample.module_present,
                    now.corrected_blocks_total,   now.uncorrectable_blocks_total, now.corrected_bits_total,
                    now.lane_corrected_bits_total};
   auto target = previous_.find(sample.target);
@@ -89,7 +89,7 @@ void FecBerDeriver::apply(Sample& sample) {
   Baseline before = std::move(it->second);
   it->second = std::move(current);
 
-  if (sample.module_present != before.module_present || sample.identity.serial != before.serial) return;  // swap
+  if (sample.module_present != before.module_present || sample.identity().serial != before.serial) return;  // swap
   const double seconds = static_cast<double>(sample.timestamp_ms - before.timestamp_ms) / 1000.0;
   if (seconds <= 0) return;
 

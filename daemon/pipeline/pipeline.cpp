@@ -34,9 +34,9 @@ std::size_t Pipeline::dropThresholdsOncePerModule(const std::string& target, Sam
   const std::size_t n = dropImplausibleThresholds(sample);
   if (n == 0) return 0;
   auto& reported = thresholds_reported_[target];
-  if (!reported.insert(sample.port + "\n" + sample.identity.serial).second) return 0;
+  if (!reported.insert(sample.port + "\n" + sample.identity().serial).second) return 0;
   spdlog::warn("implausible thresholds dropped, said once per module target={} port={} serial={} detail={} count={}",
-               target, logValue(sample.port), logValue(sample.identity.serial), logValue(sample.issues[before]), n);
+               target, logValue(sample.port), logValue(sample.identity().serial), logValue(sample.issues[before]), n);
   return n;
 }
 

@@ -134,7 +134,7 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
   }
   // The baseline learned before a restart, if this is still the same module.
   if (auto b = baselines.find(key); b != baselines.end()) {
-    if (b->second.serial == s.identity.serial) {
+    if (b->second.serial == s.identity().serial) {
       const BiasBaseline& from = b->second;
       st->lanes.hold(std::min<std::size_t>(
           kMaxLanes, std::max({from.lanes_ma.size(), from.lanes_rx_dbm.size(), from.lanes_tx_dbm.size()})));
@@ -159,8 +159,8 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
 }
 
 int RulesEngine::Impl::resolve(const ModuleRuleState& st, const Sample& s) {
-  const PortFacts facts{st.target(),           st.port, s.identity.media, s.identity.form_factor,
-                        s.identity.modulation, st.fec,  st.speed};
+  const PortFacts facts{st.target(),           st.port, s.identity().media, s.identity().form_factor,
+                        s.identity().modulation, st.fec,  st.speed};
   std::string key = profileKey(rules, facts);
   if (auto it = profile_by_key.find(key); it != profile_by_key.end()) return it->second;
   profiles.push_back(buildProfile(rules, key));
@@ -344,7 +344,7 @@ void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, std::uint
       st.lanes.at(idx).last_tx_dbm = static_cast<float>(*tx);
     }
   }
-  if (const auto& t = s.lane_thresholds[static_cast<std::size_t>(LaneMetric::kTxPowerDbm)]; t && t->low_warning) {
+  if (const auto& t = s.thresholds(LaneMetric::kTxPowerDbm); t && t->low_warning) {
     st.tx_low_warning = t->low_warning;
   }
   if (learnBiasBaseline(st, s) && sink) {
@@ -367,12 +367,12 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
   if (now <= st.last_ms && st.last_ms != 0) return;  // a repeated or older Sample
   // Identity and port facts: re-resolve the profile only when they change.
   const bool fec = !s.fec.empty() || s.fec.bits_per_block.has_value();
-  if (st.profile < 0 || st.serial != s.identity.serial || *st.media != s.identity.media ||
-      st.modulation != s.identity.modulation || st.fec != fec || st.speed != s.link.speed_gbps) {
-    const bool swapped = st.profile >= 0 && st.serial != s.identity.serial;
-    st.serial = s.identity.serial;
-    st.media = &*media_names.insert(s.identity.media).first;
-    st.modulation = s.identity.modulation;
+  if (st.profile < 0 || st.serial != s.identity().serial || *st.media != s.identity().media ||
+      st.modulation != s.identity().modulation || st.fec != fec || st.speed != s.link.speed_gbps) {
+    const bool swapped = st.profile >= 0 && st.serial != s.identity().serial;
+    st.serial = s.identity().serial;
+    st.media = &*media_names.insert(s.identity().media).first;
+    st.modulation = s.identity().modulation;
     st.fec = fec;
     st.speed = s.link.speed_gbps;
     const int next = resolve(st, s);

@@ -39,15 +39,15 @@ opticsd::Sample makeSample(int target, int port, bool full) {
   opticsd::Sample s;
   s.target = "leaf-" + std::to_string(target) + ".pod1.fabric";
   s.port = "Ethernet" + std::to_string(port);
-  s.identity.family = opticsd::ModuleFamily::kCmis;
-  s.identity.form_factor = "OSFP";
-  s.identity.media = "800GBASE-2xDR4";
-  s.identity.vendor = "ACME OPTICS";
-  s.identity.part_number = "OSFP-800G-DR8";
-  s.identity.serial = "SN" + std::to_string(target * 1000 + port);
-  s.identity.revision = "A1";
-  s.identity.firmware_version = "3.4";
-  s.identity.modulation = opticsd::Modulation::kPam4;
+  s.mutableIdentity().family = opticsd::ModuleFamily::kCmis;
+  s.mutableIdentity().form_factor = "OSFP";
+  s.mutableIdentity().media = "800GBASE-2xDR4";
+  s.mutableIdentity().vendor = "ACME OPTICS";
+  s.mutableIdentity().part_number = "OSFP-800G-DR8";
+  s.mutableIdentity().serial = "SN" + std::to_string(target * 1000 + port);
+  s.mutableIdentity().revision = "A1";
+  s.mutableIdentity().firmware_version = "3.4";
+  s.mutableIdentity().modulation = opticsd::Modulation::kPam4;
   s.module.set(ModuleMetric::kTemperatureCelsius, 41.5 + port * 0.01);
   s.module.set(ModuleMetric::kSupplyVoltageVolts, 3.29);
   s.fec.corrected_blocks_total = 123456789ULL * static_cast<unsigned>(port + 1);
@@ -78,13 +78,13 @@ opticsd::Sample makeSample(int target, int port, bool full) {
   }
   if (full) {
     const opticsd::Thresholds t{75.0, 70.0, -5.0, -10.0};
-    s.thresholds(ModuleMetric::kTemperatureCelsius) = t;
-    s.thresholds(ModuleMetric::kSupplyVoltageVolts) = opticsd::Thresholds{3.63, 3.46, 3.13, 2.97};
+    s.mutableThresholds(ModuleMetric::kTemperatureCelsius) = t;
+    s.mutableThresholds(ModuleMetric::kSupplyVoltageVolts) = opticsd::Thresholds{3.63, 3.46, 3.13, 2.97};
     s.module_flags[0] = opticsd::AlarmFlags{};
     s.module_flags[1] = opticsd::AlarmFlags{};
-    s.thresholds(LaneMetric::kTxBiasMilliamperes) = opticsd::Thresholds{15.0, 13.0, 3.0, 2.0};
-    s.thresholds(LaneMetric::kTxPowerDbm) = opticsd::Thresholds{5.0, 4.0, -5.0, -7.0};
-    s.thresholds(LaneMetric::kRxPowerDbm) = opticsd::Thresholds{5.0, 4.0, -8.0, -10.0};
+    s.mutableThresholds(LaneMetric::kTxBiasMilliamperes) = opticsd::Thresholds{15.0, 13.0, 3.0, 2.0};
+    s.mutableThresholds(LaneMetric::kTxPowerDbm) = opticsd::Thresholds{5.0, 4.0, -5.0, -7.0};
+    s.mutableThresholds(LaneMetric::kRxPowerDbm) = opticsd::Thresholds{5.0, 4.0, -8.0, -10.0};
     s.link.down_events_total = 3;
     s.link.speed_gbps = 800;
     for (int l = 0; l < kLanes; ++l) s.fec.lane_corrected_bits_total.push_back(1000ULL * static_cast<unsigned>(l));

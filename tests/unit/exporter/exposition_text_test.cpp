@@ -24,17 +24,17 @@ LatestSamples::Snapshot awkwardFleet(LatestSamples& cache) {
       Sample s;
       s.port = p == 4 ? "Ethernet1" : "Ethernet" + std::to_string(p) + (p == 2 ? "\"\\\xFF" : "");
       s.module_present = p != 3;
-      s.identity.family = static_cast<ModuleFamily>(p % 4);
-      s.identity.vendor = "V\"e\\n\xC3\xA9\xFF";
-      s.identity.serial = std::string(p * 100, 'S');
-      s.identity.modulation = static_cast<Modulation>(p % 3);
+      s.mutableIdentity().family = static_cast<ModuleFamily>(p % 4);
+      s.mutableIdentity().vendor = "V\"e\\n\xC3\xA9\xFF";
+      s.mutableIdentity().serial = std::string(p * 100, 'S');
+      s.mutableIdentity().modulation = static_cast<Modulation>(p % 3);
       for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
         if ((i + p) % 2) s.module.set(static_cast<ModuleMetric>(i), -1.5e-13 * (i + 1) * (p + 1));
-        if ((i + p) % 3 == 0) s.module_thresholds[i] = Thresholds{1e20, 0.1, std::nullopt, -273.15};
+        if ((i + p) % 3 == 0) s.shared_thresholds.mutate().module[i] = Thresholds{1e20, 0.1, std::nullopt, -273.15};
         if ((i + p) % 4 == 0) s.module_flags[i] = AlarmFlags{true, false, true, false};
       }
       for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
-        if ((i + p) % 2) s.lane_thresholds[i] = Thresholds{3.3, std::nullopt, 2.97, 123456789.123};
+        if ((i + p) % 2) s.shared_thresholds.mutate().lane[i] = Thresholds{3.3, std::nullopt, 2.97, 123456789.123};
       }
       for (std::uint16_t n = 1; n <= 8; ++n) {
         Lane lane;

@@ -125,7 +125,7 @@ std::vector<Sample> switchModules(const std::string& target, int ports, double o
     Sample s;
     s.target = target;
     s.port = "Ethernet" + std::to_string(p);
-    s.identity.vendor = "ACME";
+    s.mutableIdentity().vendor = "ACME";
     s.module.set(ModuleMetric::kTemperatureCelsius, 40 + offset + p);
     s.fec.corrected_blocks_total = 1000 + p + static_cast<std::uint64_t>(offset);
     for (std::uint16_t l = 1; l <= 8; ++l) {

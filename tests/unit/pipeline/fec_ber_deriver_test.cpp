@@ -10,7 +10,7 @@ Sample port(std::int64_t t_ms, std::uint64_t corrected_bits, double speed_gbps =
   s.target = "host1";
   s.port = "eth2";
   s.timestamp_ms = t_ms;
-  s.identity.serial = "SN1";
+  s.mutableIdentity().serial = "SN1";
   s.fec.corrected_bits_total = corrected_bits;
   s.link.speed_gbps = speed_gbps;
   s.link.lanes = lanes;
@@ -139,11 +139,11 @@ TEST(FecBerDeriver, ModuleSwapRebaselines) {
   auto a = port(0, 1000);
   deriver.apply(a);
   auto swapped = port(1000, 5'000'000);
-  swapped.identity.serial = "SN2";
+  swapped.mutableIdentity().serial = "SN2";
   deriver.apply(swapped);
   EXPECT_FALSE(swapped.module[ModuleMetric::kPreFecBerRatio]);
   auto next = port(2000, 5'000'000);
-  next.identity.serial = "SN2";
+  next.mutableIdentity().serial = "SN2";
   deriver.apply(next);
   ASSERT_TRUE(next.module[ModuleMetric::kPreFecBerRatio]);
   EXPECT_EQ(*next.module[ModuleMetric::kPreFecBerRatio], 0.0);

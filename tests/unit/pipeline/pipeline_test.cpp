@@ -341,11 +341,11 @@ TEST_F(PipelineTest, ImpossibleThresholdsAreCountedOncePerModuleButDroppedEveryP
   const auto poll = [&](const std::string& serial) {
     auto r = report("leaf-1", 1);
     Sample& s = r.result.samples[0];
-    s.identity.serial = serial;
+    s.mutableIdentity().serial = serial;
     Thresholds unused;
     unused.high_alarm = 65535.0;
     unused.high_warning = 65535.0;
-    s.thresholds(LaneMetric::kPreFecBerRatio) = unused;
+    s.mutableThresholds(LaneMetric::kPreFecBerRatio) = unused;
     pipeline.onReport(r);
     return staged.at(0);
   };

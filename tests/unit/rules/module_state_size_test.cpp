@@ -25,7 +25,7 @@ TEST(ModuleStateSize, PerLaneBerThatAppearsLaterGetsItsWindowsAndItsFinding) {
   std::size_t before_ber = 0;
   for (std::int64_t t = 0; t <= rise_from + 100 * 60'000; t += kPollMs) {
     Sample s = test::optic("sw", "p1", kT0 + t);
-    s.identity.modulation = Modulation::kPam4;
+    s.mutableIdentity().modulation = Modulation::kPam4;
     if (t >= ber_from) {
       const double hours = t < rise_from ? 0.0 : static_cast<double>(t - rise_from) / 3'600'000.0;
       for (auto& lane : s.lanes) lane.values.set(LaneMetric::kPreFecBerRatio, 2e-4);
@@ -53,7 +53,7 @@ TEST(ModuleStateSize, ASwapToMoreLanesGivesEveryLaneItsWindows) {
   double loss_at_raise = -1;
   for (int i = 0; i < 80 && loss_at_raise < 0; ++i, t += kPollMs) {
     Sample s = test::optic("sw", "p1", t, 8);
-    s.identity.serial = "SN-8-LANES";
+    s.mutableIdentity().serial = "SN-8-LANES";
     const double loss = i < 20 ? 0.0 : 0.1 * (i - 20);
     s.lanes[7].values.set(LaneMetric::kRxPowerDbm, -2.0 - loss);
     engine.evaluate("sw", {s});

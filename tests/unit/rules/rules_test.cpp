@@ -18,9 +18,9 @@ Sample module(const std::string& port, std::int64_t t, double temperature, Modul
   s.target = "sw";
   s.port = port;
   s.timestamp_ms = t;
-  s.identity.serial = "SN-" + port;
-  s.identity.media = modulation == Modulation::kPam4 ? "400GBASE-DR4" : "10GBASE-SR";
-  s.identity.modulation = modulation;
+  s.mutableIdentity().serial = "SN-" + port;
+  s.mutableIdentity().media = modulation == Modulation::kPam4 ? "400GBASE-DR4" : "10GBASE-SR";
+  s.mutableIdentity().modulation = modulation;
   s.module.set(ModuleMetric::kTemperatureCelsius, temperature);
   return s;
 }
@@ -146,7 +146,7 @@ rules:
   const auto warningAt = [&](int poll, const char* media) {
     auto a = module("p1", poll * 30'000, 40);
     auto b = module("p2", poll * 30'000, 40);
-    a.identity.media = media;
+    a.mutableIdentity().media = media;
     engine.evaluate("sw", {a, b});
     return gaugeValue(engine.view()->Collect(), "opticsd_pre_fec_ber_threshold_ratio",
                       {{"port", "p1"}, {"severity", "warning"}});
@@ -216,8 +216,8 @@ TEST(Rules, GlobsMatchStarsAndQuestionMarks) {
 // One lane at `rx_dbm`, with the media and form factor the overrides match on.
 Sample opticAt(const std::string& port, double rx_dbm, const std::string& media, const std::string& form_factor) {
   Sample s = module(port, 30'000, 40, Modulation::kNrz);
-  s.identity.media = media;
-  s.identity.form_factor = form_factor;
+  s.mutableIdentity().media = media;
+  s.mutableIdentity().form_factor = form_factor;
   Lane lane;
   lane.number = 1;
   lane.values.set(LaneMetric::kRxPowerDbm, rx_dbm);
