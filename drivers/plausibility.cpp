@@ -26,6 +26,14 @@ std::size_t dropValue(Reading& value, const MetricInfo& info, int lane, const ch
   return 1;
 }
 
+bool allPlausible(const std::optional<Thresholds>& t, const MetricInfo& info) {
+  if (!t) return true;
+  for (const Reading& limit : {t->high_alarm, t->low_alarm, t->high_warning, t->low_warning}) {
+    if (limit && !plausible(*limit, info)) return false;
+  }
+  return true;
+}
+
 std::size_t dropThresholds(std::optional<Thresholds>& t, const MetricInfo& info, std::vector<std::string>& issues) {
   if (!t) return 0;
   std::size_t n = 0;
@@ -55,12 +63,19 @@ std::size_t dropImplausibleReadings(Sample& sample) {
 }
 
 std::size_t dropImplausibleThresholds(Sample& sample) {
+  // Looked at through the shared table, written (cloned) only where a limit goes.
   std::size_t dropped = 0;
   for (std::size_t m = 0; m < kModuleMetricCount; ++m) {
-    dropped += dropThresholds(sample.module_thresholds[m], kModuleMetricInfo[m], sample.issues);
+    const auto metric = static_cast<ModuleMetric>(m);
+    if (!allPlausible(sample.thresholds(metric), kModuleMetricInfo[m])) {
+      dropped += dropThresholds(sample.mutableThresholds(metric), kModuleMetricInfo[m], sample.issues);
+    }
   }
   for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
-    dropped += dropThresholds(sample.lane_thresholds[m], kLaneMetricInfo[m], sample.issues);
+    const auto metric = static_cast<LaneMetric>(m);
+    if (!allPlausible(sample.thresholds(metric), kLaneMetricInfo[m])) {
+      dropped += dropThresholds(sample.mutableThresholds(metric), kLaneMetricInfo[m], sample.issues);
+    }
   }
   return dropped;
 }

@@ -4,7 +4,8 @@
 // of its own, never 0 and never NaN.
 //
 // A Sample is a plain value type; it is built on one thread and then moved or
-// copied, never shared mutably.
+// copied, never shared mutably (its identity and thresholds are shared between
+// copies, copy-on-write).
 
 #include <array>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "drivers/copy_on_write.hpp"
 #include "drivers/measurement.hpp"
 #include "drivers/reading.hpp"
 #include "drivers/sparse_metric_array.hpp"
@@ -35,6 +37,7 @@ struct ModuleApplication {
   std::uint8_t media_lane_count = 0;
   std::uint8_t host_lane_assignment = 0;              // bit n: an instance may start on host lane n+1
   std::optional<std::uint8_t> media_lane_assignment;  // bit n: on media lane n+1 (page 01h)
+  bool operator==(const ModuleApplication&) const = default;
 };
 
 // One data path of a CMIS module: the Application it runs and its lanes
@@ -45,11 +48,13 @@ struct ModuleDataPath {
   std::uint8_t host_lane_count = 0;
   std::uint8_t first_media_lane = 1;
   std::uint8_t media_lane_count = 0;
+  bool operator==(const ModuleDataPath&) const = default;
 };
 
 // Supported link lengths the module advertises, in metres (absent: not given).
 struct LinkLengths {
   std::optional<double> smf_m, om1_m, om2_m, om3_m, om4_m, om5_m;
+  bool operator==(const LinkLengths&) const = default;
 };
 
 struct ModuleIdentity {
@@ -88,6 +93,8 @@ struct ModuleIdentity {
   std::string media_technology;                         // CMIS byte 212 / SFF-8636 byte 147 bits 7-4
   LinkLengths link_lengths;
   std::optional<bool> vdm_supported;  // CMIS page 01h byte 142 bit 6
+  // Equal identities are held once between polls (CopyOnWrite::shareIfEqual).
+  bool operator==(const ModuleIdentity&) const = default;
 };
 
 // The identity fields that are one text or one number each, one row each:
@@ -135,6 +142,15 @@ struct Thresholds {
   Reading low_warning;
   Reading low_alarm;
   bool any() const { return high_alarm || high_warning || low_warning || low_alarm; }
+  bool operator==(const Thresholds&) const = default;
+};
+
+// Every limit a module advertises: the same on every poll until the module
+// is swapped, so Samples share one table (Sample::shared_thresholds).
+struct ModuleThresholds {
+  std::array<std::optional<Thresholds>, kModuleMetricCount> module{};
+  std::array<std::optional<Thresholds>, kLaneMetricCount> lane{};  // apply to every lane
+  bool operator==(const ModuleThresholds&) const = default;
 };
 
 // Latched alarm and warning flags for one metric, as the module raised them.
@@ -244,24 +260,34 @@ struct Sample {
   std::string port;               // "Ethernet12", "eth2", "xe-0/0/1"
   std::int64_t timestamp_ms = 0;  // UNIX time of the read, milliseconds
   bool module_present = true;
-  ModuleIdentity identity;
+  // Identity and thresholds are shared with the other Samples of the same
+  // module (copies, earlier polls): read them through identity() and
+  // thresholds(), write them through the mutable accessors, which clone a
+  // shared value first.
+  CopyOnWrite<ModuleIdentity> shared_identity;
   ModuleValues module;
-  std::array<std::optional<Thresholds>, kModuleMetricCount> module_thresholds{};
-  std::array<std::optional<Thresholds>, kLaneMetricCount> lane_thresholds{};  // apply to every lane
+  CopyOnWrite<ModuleThresholds> shared_thresholds;  // unset: no thresholds
   std::array<std::optional<AlarmFlags>, kModuleMetricCount> module_flags{};
   std::vector<Lane> lanes;
   FecCounters fec;
   LinkState link;
   std::vector<std::string> issues;  // what could not be decoded; valid fields still come through
 
+  const ModuleIdentity& identity() const { return *shared_identity; }
+  ModuleIdentity& mutableIdentity() { return shared_identity.mutate(); }
+
   const std::optional<Thresholds>& thresholds(ModuleMetric m) const {
-    return module_thresholds[static_cast<std::size_t>(m)];
+    return shared_thresholds->module[static_cast<std::size_t>(m)];
   }
   const std::optional<Thresholds>& thresholds(LaneMetric m) const {
-    return lane_thresholds[static_cast<std::size_t>(m)];
+    return shared_thresholds->lane[static_cast<std::size_t>(m)];
   }
-  std::optional<Thresholds>& thresholds(ModuleMetric m) { return module_thresholds[static_cast<std::size_t>(m)]; }
-  std::optional<Thresholds>& thresholds(LaneMetric m) { return lane_thresholds[static_cast<std::size_t>(m)]; }
+  std::optional<Thresholds>& mutableThresholds(ModuleMetric m) {
+    return shared_thresholds.mutate().module[static_cast<std::size_t>(m)];
+  }
+  std::optional<Thresholds>& mutableThresholds(LaneMetric m) {
+    return shared_thresholds.mutate().lane[static_cast<std::size_t>(m)];
+  }
 };
 
 }  // namespace opticsd

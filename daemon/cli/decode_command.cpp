@@ -54,7 +54,7 @@ int runDecode(const DecodeOptions& options) {
     if (j.contains("identity") && j["identity"].contains("applications")) {
       for (auto& a : j["identity"]["applications"]) {
         a["host_interface"] = hostInterfaceName(a["host_interface_id"].get<std::uint8_t>());
-        a["media_interface"] = mediaInterfaceName(sample.identity, a["media_interface_id"].get<std::uint8_t>());
+        a["media_interface"] = mediaInterfaceName(sample.identity(), a["media_interface_id"].get<std::uint8_t>());
       }
     }
     nlohmann::json vdm = nlohmann::json::array();
@@ -84,7 +84,7 @@ int runDecode(const DecodeOptions& options) {
   } else {
     std::cout << sampleToText(sample, dump->memory, *dump);
   }
-  return sample.identity.family == ModuleFamily::kUnknown ? kExitUnsupported : 0;
+  return sample.identity().family == ModuleFamily::kUnknown ? kExitUnsupported : 0;
 }
 
 }  // namespace

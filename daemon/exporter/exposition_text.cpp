@@ -110,6 +110,19 @@ class TextSink {
   std::size_t end_;
 };
 
+// Counts the series of each family; writes nothing.
+class CountSink {
+ public:
+  explicit CountSink(std::size_t families) : counts_(families) {}
+  void beginModule(const std::string& /*target*/, const std::string& /*port*/) {}
+  void beginLane(std::uint16_t /*number*/) {}
+  void series(std::size_t f, Scope /*scope*/, double /*value*/, std::span<const ExtraLabel> /*extra*/) { ++counts_[f]; }
+  std::vector<std::size_t> takeCounts() { return std::move(counts_); }
+
+ private:
+  std::vector<std::size_t> counts_;
+};
+
 }  // namespace
 
 std::size_t sampleFamilyCount() { return familySpecs().size(); }
@@ -131,6 +144,13 @@ std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snaps
   TextSink sink(first_family, end_family);
   exporter_detail::SeriesWalker<TextSink>(sink, selection).walk(snapshot);
   return sink.takeBodies();
+}
+
+std::vector<std::size_t> sampleFamilySeriesCounts(const LatestSamples::Snapshot& snapshot,
+                                                  const SeriesSelection& selection) {
+  CountSink sink(sampleFamilyCount());
+  exporter_detail::SeriesWalker<CountSink>(sink, selection).walk(snapshot);
+  return sink.takeCounts();
 }
 
 void appendSampleExpositionParts(const LatestSamples::Snapshot& snapshot, std::vector<std::string>& parts,

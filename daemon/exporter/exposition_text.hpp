@@ -44,6 +44,12 @@ std::vector<std::string> sampleFamilyBodies(const LatestSamples::Snapshot& snaps
                                             const SeriesSelection& selection = {}, std::size_t first_family = 0,
                                             std::size_t end_family = SIZE_MAX);
 
+// How many series each family has (sampleFamilyCount() counts, in exposition
+// order): a pass over the Samples that writes no text, so a sliced scrape can
+// skip the families without series and size its slices.
+std::vector<std::size_t> sampleFamilySeriesCounts(const LatestSamples::Snapshot& snapshot,
+                                                  const SeriesSelection& selection = {});
+
 // Appends the parts to `out` in order, with one allocation.
 void appendJoined(const std::vector<std::string>& parts, std::string& out);
 

@@ -1,10 +1,32 @@
 #include "daemon/exporter/latest_samples.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace opticsd {
 
+void LatestSamples::shareUnchanged(std::vector<Sample>& fresh, const std::vector<Sample>& previous) {
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    Sample& now = fresh[i];
+    // A poll lists its ports in the same order as the last one, nearly always.
+    auto before =
+        i < previous.size() && previous[i].port == now.port
+            ? previous.begin() + static_cast<std::ptrdiff_t>(i)
+            : std::find_if(previous.begin(), previous.end(), [&](const Sample& old) { return old.port == now.port; });
+    if (before == previous.end()) continue;
+    now.shared_identity.shareIfEqual(before->shared_identity);
+    now.shared_thresholds.shareIfEqual(before->shared_thresholds);
+  }
+}
+
 void LatestSamples::replaceTarget(const std::string& target, std::vector<Sample> samples) {
+  std::shared_ptr<const std::vector<Sample>> previous;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = targets_.find(target); it != targets_.end()) previous = it->second;
+  }
+  // The previous poll's Samples are immutable: compared without the lock.
+  if (previous) shareUnchanged(samples, *previous);
   // Allocate outside the lock, and let the old vector die outside it too.
   std::shared_ptr<const std::vector<Sample>> fresh = std::make_shared<const std::vector<Sample>>(std::move(samples));
   const std::shared_ptr<const std::vector<Sample>> published = fresh;

@@ -30,6 +30,9 @@ class LatestSamples {
 
   // Replaces everything known about `target` with the Samples of its latest
   // poll. O(log targets) under the lock: the vector is moved, not copied.
+  // A module's identity and thresholds equal to the previous poll's of the
+  // same port are pointed at the previous poll's objects (shareUnchanged), so
+  // an unchanged module holds one of each however many polls are in flight.
   // A poll that completes after removeTarget() re-adds the target; the caller
   // (the pipeline) drops results of targets it no longer polls.
   void replaceTarget(const std::string& target, std::vector<Sample> samples);
@@ -57,6 +60,11 @@ class LatestSamples {
   void setListener(Listener listener) { listener_ = std::move(listener); }
 
   std::size_t targetCount() const;
+
+  // Points each of `fresh`'s identities and threshold tables at `previous`'s
+  // of the same port where they are equal; a changed one (a swapped module)
+  // stays its own.
+  static void shareUnchanged(std::vector<Sample>& fresh, const std::vector<Sample>& previous);
 
  private:
   mutable std::mutex mutex_;

@@ -7,9 +7,11 @@
 #include <utility>
 
 #include "daemon/exporter/accept_encoding.hpp"
+#include "daemon/exporter/collectable_text.hpp"
 #include "daemon/exporter/exposition_text.hpp"
 #include "daemon/exporter/gzip_body.hpp"
 #include "daemon/exporter/query_parameter.hpp"
+#include "daemon/exporter/slice_plan.hpp"
 #include "daemon/exporter/target_collectable.hpp"
 
 namespace opticsd {
@@ -103,15 +105,18 @@ std::shared_ptr<const ExportPolicy> MetricsExporter::policy() const {
 // targets' texts of the slice of families it is in (shared with the other
 // scrapes in that slice, rendered_targets.hpp) and the one text it is
 // sending, and gives the server at most kPartBytes at a time: a slow reader
-// pins no old poll (issue 15), and no scrape keeps the fleet's text. A target
-// polled again while a scrape is under way is read from its newer poll for
-// the families not sent yet; every series still appears once.
+// pins no old poll (issue 15), and no scrape keeps the fleet's text. The
+// slices are planned when the scrape starts, from a count of each family's
+// series (slice_plan.hpp). A target polled again while a scrape is under way
+// is read from its newer poll for the families not sent yet; every series
+// still appears once, but a family that had no series in the fleet when the
+// scrape started is not sent by it.
 class MetricsExporter::Scrape : public HttpBodySource {
  public:
   static constexpr std::size_t kPartBytes = 16 * 1024;
 
   Scrape(MetricsExporter& exporter, std::shared_ptr<const ExportPolicy> policy)
-      : exporter_(exporter), policy_(std::move(policy)), families_(sampleFamilyCount()) {}
+      : exporter_(exporter), policy_(std::move(policy)) {}
 
   bool next(HttpBody& out) override {
     std::string part;
@@ -131,18 +136,36 @@ class MetricsExporter::Scrape : public HttpBodySource {
   }
 
  private:
+  // The slices of this scrape, from the series the fleet has now (the
+  // snapshot is let go at once: the scrape keeps none).
+  void plan() {
+    const SeriesSelection selection{policy_.get(), true, false};
+    const std::vector<std::size_t> counts = sampleFamilySeriesCounts(exporter_.samples_->snapshot(), selection);
+    std::size_t total = 0;
+    for (const std::size_t n : counts) total += n;
+    plan_ = planSlices(counts, sliceSeriesBound(total));
+    if (!plan_.empty()) family_ = plan_.front().first;
+  }
+
   // Moves on to the next text to send; false once there is none.
   bool advance() {
     offset_ = 0;
     text_ = std::move(after_header_);
     if (text_) return true;
-    while (family_ < families_) {
+    if (!planned_) {
+      planned_ = true;
+      plan();
+    }
+    while (range_ < plan_.size()) {
+      const FamilyRange range = plan_[range_];
       const auto target = exporter_.samples_->after(target_);
       if (!target) {
-        ++family_;
         target_.clear();
         header_sent_ = false;
-        if (family_ % RenderedTargets::kSliceFamilies == 0) slice_.clear();
+        if (++family_ == range.end) {
+          slice_.clear();  // this slice is sent: its texts go
+          if (++range_ < plan_.size()) family_ = plan_[range_].first;
+        }
         continue;
       }
       target_ = target->target;
@@ -152,9 +175,13 @@ class MetricsExporter::Scrape : public HttpBodySource {
       const bool same_poll = !held.samples.owner_before(target->samples) && !target->samples.owner_before(held.samples);
       if (!held.texts || !same_poll) {
         held.samples = target->samples;
-        held.texts = exporter_.rendered_.slice(*target, policy_, family_ / RenderedTargets::kSliceFamilies);
+        held.texts = exporter_.rendered_.slice(*target, policy_, range);
       }
       SharedText series = (*held.texts)[family_];
+      // The slice's last family (never one without series): this target's
+      // texts of the slice go now, not when every target has been sent, so a
+      // slice of one family holds one target's text at a time.
+      if (family_ + 1 == range.end) slice_.erase(target_);
       if (!series) continue;
       if (header_sent_) {
         text_ = std::move(series);
@@ -165,21 +192,48 @@ class MetricsExporter::Scrape : public HttpBodySource {
       }
       return true;
     }
-    if (registries_sent_) return false;
-    registries_sent_ = true;
-    text_ = std::make_shared<const std::string>(exporter_.renderRegistries());
+    // Then the registries, a family at a time, each text let go once sent:
+    // the self-metrics, then each collectable's (the rules engine's written
+    // target by target, collectable_text.hpp), never all of them at once.
+    while (next_text_ == texts_.size()) {
+      texts_.clear();
+      next_text_ = 0;
+      if (!self_sent_) {
+        self_sent_ = true;
+        collectables_ = exporter_.liveCollectables();
+        for (auto& family : exporter_.collectSelf()) {
+          std::vector<prometheus::MetricFamily> one;
+          one.push_back(std::move(family));
+          texts_.push_back(prometheus::TextSerializer().Serialize(one));
+        }
+      } else if (next_collectable_ < collectables_.size()) {
+        texts_ = collectableFamilyTexts(*collectables_[next_collectable_]);
+        collectables_[next_collectable_++].reset();
+      } else {
+        collectables_.clear();
+        return false;
+      }
+    }
+    text_ = std::make_shared<const std::string>(std::move(texts_[next_text_++]));
     return true;
   }
 
   MetricsExporter& exporter_;
   const std::shared_ptr<const ExportPolicy> policy_;
-  const std::size_t families_;
-  std::size_t family_ = 0;
-  std::string target_;  // the last target sent of this family ("" before the first)
+  bool planned_ = false;
+  std::vector<FamilyRange> plan_;
+  std::size_t range_ = 0;   // the slice being sent (index in plan_)
+  std::size_t family_ = 0;  // the family being sent, in plan_[range_]
+  std::string target_;      // the last target sent of this family ("" before the first)
   bool header_sent_ = false;
-  bool registries_sent_ = false;
-  // Each target's render of the slice of families being sent: one slice of
-  // the fleet's text at a time. `samples` tells polls apart without keeping one.
+  bool self_sent_ = false;
+  std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
+  std::size_t next_collectable_ = 0;  // the next of collectables_ to write
+  std::vector<std::string> texts_;    // the registry texts being sent
+  std::size_t next_text_ = 0;         // the next of texts_ to send
+  // Each target's render of the slice of families being sent, until its last
+  // family is sent: at most one slice of the fleet's text at a time. `samples`
+  // tells polls apart without keeping one.
   struct Held {
     std::weak_ptr<const std::vector<Sample>> samples;
     std::shared_ptr<const FamilyTexts> texts;
@@ -200,12 +254,16 @@ std::vector<std::shared_ptr<prometheus::Collectable>> MetricsExporter::liveColle
   return live;
 }
 
-std::string MetricsExporter::renderRegistries(Registries which) {
+std::vector<prometheus::MetricFamily> MetricsExporter::collectSelf() {
   if (server_) {
     const HttpServer::ConnectionCounts counts = server_->connectionCounts();
     self_metrics_.setHttpConnectionCounts(counts.evicted_total, counts.refused_total);
   }
-  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  return registry_->Collect();
+}
+
+std::string MetricsExporter::renderRegistries(Registries which) {
+  std::vector<prometheus::MetricFamily> families = collectSelf();
   for (const auto& c : liveCollectables()) {
     // The per-target series (rules engine) belong to the per-target scrapes.
     if (which == Registries::kSelfOnly && dynamic_cast<const TargetCollectable*>(c.get()) != nullptr) continue;

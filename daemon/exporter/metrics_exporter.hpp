@@ -92,6 +92,8 @@ class MetricsExporter {
   class Scrape;
   explicit MetricsExporter(std::string_view version);
   enum class Registries { kAll, kSelfOnly };
+  // The self-metrics registry's families (connection counts brought up to date).
+  std::vector<prometheus::MetricFamily> collectSelf();
   // The registries' families (self-metrics, rules engine) as text.
   std::string renderRegistries(Registries which = Registries::kAll);
   // The per-target Collectables' series of one target, as text.

@@ -86,23 +86,34 @@ SharedText RenderedTargets::gzip(const LatestSamples::TargetSamples& target,
   return entry.gzip;
 }
 
+namespace {
+
+// The slice of `range` still held by some scrape, if any; drops the released ones.
+std::shared_ptr<const FamilyTexts> held(std::vector<std::pair<FamilyRange, std::weak_ptr<const FamilyTexts>>>& slices,
+                                        FamilyRange range) {
+  std::erase_if(slices, [](const auto& s) { return s.second.expired(); });
+  for (const auto& [r, texts] : slices) {
+    if (r == range) return texts.lock();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::shared_ptr<const FamilyTexts> RenderedTargets::slice(const LatestSamples::TargetSamples& target,
                                                           const std::shared_ptr<const ExportPolicy>& policy,
-                                                          std::size_t index) {
+                                                          FamilyRange range) {
   {
     std::lock_guard lock(mutex_);
     Entry& entry = current(target, policy);
     if (entry.families) return entry.families;
-    if (index < entry.slices.size()) {
-      if (auto held = entry.slices[index].lock()) return held;
-    }
+    if (auto kept = held(entry.slices, range)) return kept;
   }
-  auto rendered = render(target, policy.get(), index * kSliceFamilies, (index + 1) * kSliceFamilies);
+  auto rendered = render(target, policy.get(), range.first, range.end);
   std::lock_guard lock(mutex_);
   Entry& entry = current(target, policy);
-  if (entry.slices.size() <= index) entry.slices.resize(index + 1);
-  if (auto held = entry.slices[index].lock()) return held;
-  entry.slices[index] = rendered;
+  if (auto kept = held(entry.slices, range)) return kept;
+  entry.slices.emplace_back(range, rendered);
   return rendered;
 }
 

@@ -13,11 +13,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "daemon/exporter/export_detail.hpp"
 #include "daemon/exporter/latest_samples.hpp"
 #include "daemon/exporter/shared_buffer_body.hpp"
+#include "daemon/exporter/slice_plan.hpp"
 
 namespace opticsd {
 
@@ -36,15 +38,14 @@ class RenderedTargets {
   // gzip, and the plain text is about seven times its size.
   SharedText gzip(const LatestSamples::TargetSamples& target, const std::shared_ptr<const ExportPolicy>& policy);
 
-  // A whole-instance scrape's view: `target`'s series of families
-  // kSliceFamilies * index .. kSliceFamilies * (index + 1) - 1 (the others
-  // null; all of them if a plain scrape kept the whole render). Kept only
-  // while a scrape holds it, and shared with every scrape that does: a
-  // whole-instance scrape holds one slice of the fleet's text at a time,
-  // not the fleet's (42 MB at 10,048 modules), and leaves none behind.
-  static constexpr std::size_t kSliceFamilies = 8;
+  // A whole-instance scrape's view: `target`'s series of the families in
+  // `range` (the others null; all of them if a plain scrape kept the whole
+  // render). Kept only while a scrape holds it, and shared with every scrape
+  // that asks for the same range: a whole-instance scrape holds one slice of
+  // the fleet's text at a time (slice_plan.hpp), not the fleet's (38 MB at
+  // 10,048 modules), and leaves none behind.
   std::shared_ptr<const FamilyTexts> slice(const LatestSamples::TargetSamples& target,
-                                           const std::shared_ptr<const ExportPolicy>& policy, std::size_t index);
+                                           const std::shared_ptr<const ExportPolicy>& policy, FamilyRange range);
 
   // Forgets every target not in `names` (sorted).
   void retain(const std::vector<std::string>& names);
@@ -61,9 +62,10 @@ class RenderedTargets {
     // here kept every target's previous poll in memory until its next scrape.
     std::weak_ptr<const std::vector<Sample>> samples;
     std::shared_ptr<const ExportPolicy> policy;
-    std::shared_ptr<const FamilyTexts> families;           // kept once a scraper asked for plain text
-    SharedText gzip;                                       // kept once a scraper asked for gzip
-    std::vector<std::weak_ptr<const FamilyTexts>> slices;  // by slice index, while a scrape holds them
+    std::shared_ptr<const FamilyTexts> families;  // kept once a scraper asked for plain text
+    SharedText gzip;                              // kept once a scraper asked for gzip
+    // By range, while a scrape holds them.
+    std::vector<std::pair<FamilyRange, std::weak_ptr<const FamilyTexts>>> slices;
   };
   // The entry of `target` if it is of this poll and policy, else a fresh one.
   Entry& current(const LatestSamples::TargetSamples& target, const std::shared_ptr<const ExportPolicy>& policy);

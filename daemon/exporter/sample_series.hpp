@@ -138,10 +138,11 @@ class SeriesWalker {
 
   void thresholds(const Sample& s) {
     for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
-      if (const auto& t = s.module_thresholds[i]) thresholds(kModuleThresholdBase + i, *t, moduleKeys()[i].scale);
+      if (const auto& t = s.shared_thresholds->module[i])
+        thresholds(kModuleThresholdBase + i, *t, moduleKeys()[i].scale);
     }
     for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
-      if (const auto& t = s.lane_thresholds[i]) thresholds(kLaneThresholdBase + i, *t, laneKeys()[i].scale);
+      if (const auto& t = s.shared_thresholds->lane[i]) thresholds(kLaneThresholdBase + i, *t, laneKeys()[i].scale);
     }
   }
 
@@ -159,7 +160,7 @@ class SeriesWalker {
       std::size_t n = 0;
       for (const IdentityTextInfo& field : kIdentityTextInfo) {
         if (!field.info_label) continue;
-        values[n] = sanitizeLabelValue(field.text(s.identity));
+        values[n] = sanitizeLabelValue(field.text(s.identity()));
         labels[n] = {field.key, values[n]};
         ++n;
       }

@@ -5,6 +5,8 @@
 
 #include <prometheus/metric_family.h>
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +16,11 @@ class TargetCollectable {
  public:
   virtual ~TargetCollectable() = default;
   virtual std::vector<prometheus::MetricFamily> collectTarget(std::string_view target) const = 0;
+  // The targets with series, in the order Collect() lists them, so a
+  // whole-instance scrape can be written target by target (one target's
+  // ClientMetrics at a time, not the fleet's); none if not known, and the
+  // scrape takes Collect() whole.
+  virtual std::optional<std::vector<std::string>> collectedTargets() const { return std::nullopt; }
 };
 
 }  // namespace opticsd

@@ -49,6 +49,13 @@ std::vector<prometheus::MetricFamily> TargetFreshness::collectTarget(std::string
   return render(one);
 }
 
+std::optional<std::vector<std::string>> TargetFreshness::collectedTargets() const {
+  std::vector<std::string> names;
+  std::lock_guard lock(mutex_);
+  for (const auto& entry : states_) names.push_back(entry.first);
+  return names;
+}
+
 std::vector<prometheus::MetricFamily> TargetFreshness::render(const States& states) {
   prometheus::MetricFamily stale{"opticsd_target_stale",
                                  "Whether the target's series are the values of its last successful poll, kept after "

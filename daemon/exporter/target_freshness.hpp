@@ -51,6 +51,7 @@ class TargetFreshness : public prometheus::Collectable, public TargetCollectable
 
   std::vector<prometheus::MetricFamily> Collect() const override;
   std::vector<prometheus::MetricFamily> collectTarget(std::string_view target) const override;
+  std::optional<std::vector<std::string>> collectedTargets() const override;
 
  private:
   using States = std::map<std::string, State, std::less<>>;

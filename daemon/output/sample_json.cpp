@@ -138,7 +138,7 @@ nlohmann::json sampleToJson(const Sample& sample) {
   putString(j, "port", sample.port);
   if (sample.timestamp_ms != 0) j["timestamp_ms"] = sample.timestamp_ms;
   j["module_present"] = sample.module_present;
-  if (sample.module_present) j["identity"] = identityToJson(sample.identity);
+  if (sample.module_present) j["identity"] = identityToJson(sample.identity());
 
   json module = json::object();
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
@@ -149,14 +149,14 @@ nlohmann::json sampleToJson(const Sample& sample) {
 
   json thresholds = json::object();
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
-    if (sample.module_thresholds[i] && sample.module_thresholds[i]->any()) {
-      thresholds[std::string(kModuleMetricInfo[i].key)] = thresholdsToJson(*sample.module_thresholds[i]);
+    if (sample.shared_thresholds->module[i] && sample.shared_thresholds->module[i]->any()) {
+      thresholds[std::string(kModuleMetricInfo[i].key)] = thresholdsToJson(*sample.shared_thresholds->module[i]);
     }
   }
   json lane_thresholds = json::object();
   for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
-    if (sample.lane_thresholds[i] && sample.lane_thresholds[i]->any()) {
-      lane_thresholds[std::string(kLaneMetricInfo[i].key)] = thresholdsToJson(*sample.lane_thresholds[i]);
+    if (sample.shared_thresholds->lane[i] && sample.shared_thresholds->lane[i]->any()) {
+      lane_thresholds[std::string(kLaneMetricInfo[i].key)] = thresholdsToJson(*sample.shared_thresholds->lane[i]);
     }
   }
   if (!thresholds.empty()) j["module_thresholds"] = std::move(thresholds);

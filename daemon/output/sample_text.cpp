@@ -343,7 +343,7 @@ std::string mediaInterfaceName(const ModuleIdentity& identity, std::uint8_t code
 
 std::string sampleToText(const Sample& sample, const eeprom::ModuleMemory& memory, const eeprom::DumpParse& dump) {
   std::string out;
-  renderIdentity(out, sample.identity);
+  renderIdentity(out, sample.identity());
   renderModuleValues(out, sample);
   for (const Lane& lane : sample.lanes) renderLane(out, lane);
   renderThresholds(out, sample);

@@ -58,39 +58,50 @@ std::optional<PortRate> portRate(const LinkState& link, std::size_t lane_counter
   return rate;
 }
 
-void FecBerDeriver::forget(const std::string& target, const std::string& port) { previous_.erase({target, port}); }
+void FecBerDeriver::forget(const std::string& target, const std::string& port) {
+  auto t = previous_.find(target);
+  if (t == previous_.end()) return;
+  t->second.erase(port);
+  if (t->second.empty()) previous_.erase(t);
+}
 
-void FecBerDeriver::forgetTarget(const std::string& target) {
-  previous_.erase(previous_.lower_bound({target, std::string()}),
-                  previous_.lower_bound({target + '\0', std::string()}));
+void FecBerDeriver::forgetTarget(const std::string& target) { previous_.erase(target); }
+
+std::size_t FecBerDeriver::ports() const {
+  std::size_t n = 0;
+  for (const auto& [target, ports] : previous_) n += ports.size();
+  return n;
 }
 
 void FecBerDeriver::apply(Sample& sample) {
   if (sample.fec.empty()) return;
-  const auto key = std::make_pair(sample.target, sample.port);
-  Baseline current{sample.timestamp_ms, sample.identity.serial, sample.module_present, sample.fec};
-  auto it = previous_.find(key);
-  if (it == previous_.end()) {
-    previous_.emplace(key, std::move(current));
+  const FecCounters& now = sample.fec;
+  Baseline current{sample.timestamp_ms,          sample.identity().serial,         sample.module_present,
+                   now.corrected_blocks_total,   now.uncorrectable_blocks_total, now.corrected_bits_total,
+                   now.lane_corrected_bits_total};
+  auto target = previous_.find(sample.target);
+  if (target == previous_.end()) target = previous_.emplace(sample.target, Ports{}).first;
+  auto it = target->second.find(sample.port);
+  if (it == target->second.end()) {
+    target->second.emplace(sample.port, std::move(current));
     return;  // first sample: nothing to compare with (no value, not 0)
   }
   Baseline before = std::move(it->second);
   it->second = std::move(current);
 
-  if (sample.module_present != before.module_present || sample.identity.serial != before.serial) return;  // swap
+  if (sample.module_present != before.module_present || sample.identity().serial != before.serial) return;  // swap
   const double seconds = static_cast<double>(sample.timestamp_ms - before.timestamp_ms) / 1000.0;
   if (seconds <= 0) return;
 
-  const FecCounters& now = sample.fec;
   bool reset = false;
-  const auto bits = delta(now.corrected_bits_total, before.counters.corrected_bits_total, reset);
-  const auto blocks = delta(now.corrected_blocks_total, before.counters.corrected_blocks_total, reset);
-  delta(now.uncorrectable_blocks_total, before.counters.uncorrectable_blocks_total, reset);
+  const auto bits = delta(now.corrected_bits_total, before.corrected_bits_total, reset);
+  const auto blocks = delta(now.corrected_blocks_total, before.corrected_blocks_total, reset);
+  delta(now.uncorrectable_blocks_total, before.uncorrectable_blocks_total, reset);
   const std::size_t lane_count = now.lane_corrected_bits_total.size();
   std::vector<std::optional<std::uint64_t>> lane_bits(lane_count);
-  if (before.counters.lane_corrected_bits_total.size() == lane_count) {
+  if (before.lane_corrected_bits_total.size() == lane_count) {
     for (std::size_t i = 0; i < lane_count; ++i) {
-      lane_bits[i] = delta(now.lane_corrected_bits_total[i], before.counters.lane_corrected_bits_total[i], reset);
+      lane_bits[i] = delta(now.lane_corrected_bits_total[i], before.lane_corrected_bits_total[i], reset);
     }
   }
   if (reset) return;  // any counter went backwards: the new values are the baseline

@@ -23,7 +23,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "drivers/sample.hpp"
@@ -52,16 +51,23 @@ class FecBerDeriver {
   void forget(const std::string& target, const std::string& port);
   // Forgets every port of a target (a reload removed it).
   void forgetTarget(const std::string& target);
-  std::size_t ports() const { return previous_.size(); }
+  std::size_t ports() const;
 
  private:
+  // What the next Sample of the port is compared with: the counters only
+  // (bits_per_block is read from the new Sample), kept per target and then
+  // per port, so the target's name is held once, not once per port.
   struct Baseline {
     std::int64_t timestamp_ms = 0;
     std::string serial;
     bool module_present = false;
-    FecCounters counters;
+    std::optional<std::uint64_t> corrected_blocks_total;
+    std::optional<std::uint64_t> uncorrectable_blocks_total;
+    std::optional<std::uint64_t> corrected_bits_total;
+    std::vector<std::optional<std::uint64_t>> lane_corrected_bits_total;  // index 0 = lane 1
   };
-  std::map<std::pair<std::string, std::string>, Baseline> previous_;
+  using Ports = std::map<std::string, Baseline, std::less<>>;
+  std::map<std::string, Ports, std::less<>> previous_;
 };
 
 }  // namespace opticsd

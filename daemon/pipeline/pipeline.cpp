@@ -34,9 +34,9 @@ std::size_t Pipeline::dropThresholdsOncePerModule(const std::string& target, Sam
   const std::size_t n = dropImplausibleThresholds(sample);
   if (n == 0) return 0;
   auto& reported = thresholds_reported_[target];
-  if (!reported.insert(sample.port + "\n" + sample.identity.serial).second) return 0;
+  if (!reported.insert(sample.port + "\n" + sample.identity().serial).second) return 0;
   spdlog::warn("implausible thresholds dropped, said once per module target={} port={} serial={} detail={} count={}",
-               target, logValue(sample.port), logValue(sample.identity.serial), logValue(sample.issues[before]), n);
+               target, logValue(sample.port), logValue(sample.identity().serial), logValue(sample.issues[before]), n);
   return n;
 }
 
@@ -96,8 +96,16 @@ void Pipeline::publishGoodPoll(PollReport& report) {
   auto& samples = report.result.samples;
   served_[report.target] = Served{report.driver, std::nullopt};
   freshness_.polledOk(report.target, report.driver, report.started_ms);
+  if (store_ == nullptr || samples.empty()) {
+    // Nothing else takes them: moved, not copied (a poll's copy was 0.5 MB
+    // more for each of up to poll.concurrency polls landing at once). Kept
+    // until the next poll, so without the slack of a vector grown by push_back.
+    samples.shrink_to_fit();
+    latest_.replaceTarget(report.target, std::move(samples));
+    return;
+  }
   latest_.replaceTarget(report.target, samples);
-  if (store_ != nullptr && !samples.empty()) store_->enqueue(std::move(samples));
+  store_->enqueue(std::move(samples));
 }
 
 // The last good values stay as they were published (same render buffers),

@@ -13,8 +13,9 @@ Outcome evaluateBiasDrift(const RuleInput& in, const ResolvedRule& r) {
   for (const Lane& lane : in.s.lanes) {
     const std::size_t idx = laneIndex(lane);
     const auto& v = lane.values[LaneMetric::kTxBiasMilliamperes];
-    if (!usable(lane) || !v || idx >= kMaxLanes || in.st.baseline[idx] <= 0) continue;
-    const double drift = (*v / in.st.baseline[idx] - 1.0) * 100.0;
+    const float base = in.st.lanes[idx].bias_baseline_ma;
+    if (!usable(lane) || !v || idx >= kMaxLanes || base <= 0) continue;
+    const double drift = (*v / base - 1.0) * 100.0;
     const Level l = r.level(drift);
     if (l.severity == Severity::kNone || l.severity < o.severity || (l.severity == o.severity && drift <= o.value)) {
       continue;
@@ -37,8 +38,7 @@ bool learnBiasBaseline(ModuleRuleState& st, const Sample& s) {
   if (st.baseline_n >= kBaselineSamples || !s.module_present || s.lanes.empty()) return false;
   const float n = st.baseline_n;
   if (st.baseline_n == 0) {
-    st.rx_baseline.fill(std::nanf(""));
-    st.tx_baseline.fill(std::nanf(""));
+    for (LaneMemory& m : st.lanes) m.rx_baseline_dbm = m.tx_baseline_dbm = LaneMemory::kNone;
   }
   // A lane's power baseline needs a lit reading on every learning poll: a
   // missing one leaves NaN (no baseline) behind.
@@ -51,13 +51,18 @@ bool learnBiasBaseline(ModuleRuleState& st, const Sample& s) {
     const std::size_t idx = laneIndex(lane);
     if (idx >= kMaxLanes) continue;
     seen |= 1u << idx;
+    LaneMemory& m = st.lanes.at(idx);
     const auto& bias = lane.values[LaneMetric::kTxBiasMilliamperes];
-    if (bias) st.baseline[idx] = (st.baseline[idx] * n + static_cast<float>(*bias)) / (n + 1);
-    learn(st.rx_baseline[idx], lane.values[LaneMetric::kRxPowerDbm], usable(lane) && lit(lane));
-    learn(st.tx_baseline[idx], lane.values[LaneMetric::kTxPowerDbm], usable(lane) && !dark(lane));
+    if (bias) m.bias_baseline_ma = (m.bias_baseline_ma * n + static_cast<float>(*bias)) / (n + 1);
+    learn(m.rx_baseline_dbm, lane.values[LaneMetric::kRxPowerDbm], usable(lane) && lit(lane));
+    learn(m.tx_baseline_dbm, lane.values[LaneMetric::kTxPowerDbm], usable(lane) && !dark(lane));
   }
-  for (std::size_t idx = 0; idx < kMaxLanes; ++idx) {
-    if ((seen & (1u << idx)) == 0) st.rx_baseline[idx] = st.tx_baseline[idx] = std::nanf("");
+  // Lanes not held read as having no power baseline already.
+  for (std::size_t idx = 0; idx < st.lanes.held(); ++idx) {
+    if ((seen & (1u << idx)) == 0) {
+      LaneMemory& m = st.lanes.at(idx);
+      m.rx_baseline_dbm = m.tx_baseline_dbm = LaneMemory::kNone;
+    }
   }
   return ++st.baseline_n == kBaselineSamples;
 }

@@ -11,7 +11,8 @@ namespace {
 // The lane's own Rx or Tx power baseline, once learned.
 std::optional<double> ownBaseline(const ModuleRuleState& st, LaneMetric metric, std::size_t idx) {
   if (st.baseline_n < kBaselineSamples || idx >= kMaxLanes) return std::nullopt;
-  const float b = metric == LaneMetric::kRxPowerDbm ? st.rx_baseline[idx] : st.tx_baseline[idx];
+  const LaneMemory m = st.lanes[idx];
+  const float b = metric == LaneMetric::kRxPowerDbm ? m.rx_baseline_dbm : m.tx_baseline_dbm;
   if (std::isnan(b)) return std::nullopt;
   return b;
 }

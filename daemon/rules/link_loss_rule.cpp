@@ -21,12 +21,13 @@ Outcome evaluateLinkLoss(const RuleInput& in, const ResolvedRule& r, const Modul
   LinkEnds ends;
   for (const Lane& lane : in.s.lanes) {
     const std::size_t idx = laneIndex(lane);
-    if (idx >= kMaxLanes || std::isnan(peer->last_tx[idx]) || !lit(lane)) continue;
+    const float far_tx = peer->lanes[idx].last_tx_dbm;
+    if (idx >= kMaxLanes || std::isnan(far_tx) || !lit(lane)) continue;
     const double rx = *lane.values[LaneMetric::kRxPowerDbm];
-    const double loss = peer->last_tx[idx] - rx;
+    const double loss = far_tx - rx;
     if (!worst || loss > *worst) {
       worst = loss;
-      ends = LinkEnds{peer->last_tx[idx], rx, peer->tx_low_warning};
+      ends = LinkEnds{far_tx, rx, peer->tx_low_warning};
       o.lane = static_cast<std::uint8_t>(lane.number);
     }
   }
@@ -45,17 +46,17 @@ Outcome evaluateLinkLoss(const RuleInput& in, const ResolvedRule& r, const Modul
 std::string describeLinkLoss(const Outcome& o, const ModuleRuleState& near) {
   std::string d = describe(o);
   if (o.peer == nullptr || o.lane < 1 || o.lane > kMaxLanes) return d;
-  const double far_tx = o.peer->last_tx[static_cast<std::size_t>(o.lane - 1)];
+  const double far_tx = o.peer->lanes[static_cast<std::size_t>(o.lane - 1)].last_tx_dbm;
   const double near_rx = far_tx - o.value;
-  const std::string far = o.peer->target + ":" + o.peer->port + " (Tx " + formatNumber(far_tx) + " dBm)";
-  const std::string here = near.target + ":" + near.port + " (Rx " + formatNumber(near_rx) + " dBm)";
+  const std::string far = o.peer->target() + ":" + o.peer->port + " (Tx " + formatNumber(far_tx) + " dBm)";
+  const std::string here = near.target() + ":" + near.port + " (Rx " + formatNumber(near_rx) + " dBm)";
   switch (o.verdict) {
     case LinkVerdict::kPathLoss:
       d += ": fibre or connector loss between " + far + " and " + here + "; both transmitters are normal";
       break;
     case LinkVerdict::kFarEndTxLow: {
       const double low = o.peer->tx_low_warning.value_or(kDefaultTxLowDbm);
-      d += ": far-end transmitter weak, module " + o.peer->target + ":" + o.peer->port + " sends " +
+      d += ": far-end transmitter weak, module " + o.peer->target() + ":" + o.peer->port + " sends " +
            formatNumber(far_tx, low) + " dBm, below its low warning " + formatLimit(low) + " dBm; the path to " + here +
            " is normal";
       break;

@@ -96,8 +96,8 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
   for (std::size_t m = 0; m < kModuleMetricCount; ++m) {
     const auto& flags = s.module_flags[m];
     const auto& v = s.module[static_cast<ModuleMetric>(m)];
-    if (!raised(flags) && !outside(v, bandOf(s.module_thresholds[m]))) continue;
-    check(flags, s.module_thresholds[m], v, kModuleMetricInfo[m].key.data(), 0, o);
+    if (!raised(flags) && !outside(v, bandOf(s.shared_thresholds->module[m]))) continue;
+    check(flags, s.shared_thresholds->module[m], v, kModuleMetricInfo[m].key.data(), 0, o);
   }
   // Each lane metric's band once, rather than per lane; only metrics with
   // limits need their values looked at, every metric its flags.
@@ -107,7 +107,7 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
   std::array<Band, kLaneMetricCount> bands;
   std::uint64_t limited = 0;
   for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
-    bands[m] = bandOf(s.lane_thresholds[m]);
+    bands[m] = bandOf(s.shared_thresholds->lane[m]);
     if (bands[m].any) limited |= std::uint64_t{1} << m;
   }
   for (const Lane& lane : s.lanes) {
@@ -120,8 +120,8 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
     }
     for (; look != 0; look &= look - 1) {
       const auto m = static_cast<std::size_t>(std::countr_zero(look));
-      check(lane.flags[m], s.lane_thresholds[m], lane.values[static_cast<LaneMetric>(m)], kLaneMetricInfo[m].key.data(),
-            lane.number, o);
+      check(lane.flags[m], s.shared_thresholds->lane[m], lane.values[static_cast<LaneMetric>(m)],
+            kLaneMetricInfo[m].key.data(), lane.number, o);
     }
   }
   // The rule's severity is a ceiling, except the default (warning) which caps nothing.

@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "daemon/rules/finding.hpp"
+#include "daemon/rules/hysteresis_slots.hpp"
+#include "daemon/rules/lane_memory.hpp"
+#include "daemon/rules/lane_trend_windows.hpp"
 #include "daemon/rules/trend_window.hpp"
 #include "drivers/sample.hpp"
 
@@ -20,15 +23,6 @@ namespace opticsd {
 inline constexpr int kMaxLanes = 16;
 inline constexpr int kBaselineSamples = 5;  // polls averaged into a module's own bias baseline
 
-// One rule slot (a rule, or one lane of a per-lane rule).
-struct Hysteresis {
-  std::uint8_t breach = 0;  // consecutive breaching polls
-  std::uint8_t clean = 0;   // consecutive clean polls while active
-  Severity active = Severity::kNone;
-
-  bool idle() const { return breach == 0 && active == Severity::kNone; }
-};
-
 struct ActiveFinding {
   std::uint16_t slot = 0;
   std::uint32_t polls = 0;
@@ -36,45 +30,48 @@ struct ActiveFinding {
 };
 
 struct ModuleRuleState {
-  std::string target;
+  const std::string& target() const { return *target_name; }
+  // Members ordered by size, so that no padding sits between them.
   std::string port;
-  int profile = -1;  // index into the engine's profiles; -1 until resolved
-  // The identity the profile was resolved for: a change re-resolves it.
+  // The identity the profile was resolved for: a change re-resolves it
+  // (with modulation and fec below).
   std::string serial;
-  std::string media;
-  Modulation modulation = Modulation::kUnknown;
   std::optional<double> speed;
-  bool fec = false;
 
   std::int64_t last_ms = 0;
   std::optional<std::uint64_t> last_uncorrectable;
   std::optional<std::uint64_t> last_down_events;
-  std::optional<bool> last_up;
-  std::uint16_t last_los_mask = 0;
-  std::uint8_t baseline_n = 0;              // kBaselineSamples: learned (or restored)
-  std::array<float, kMaxLanes> baseline{};  // mA per lane; 0: none
-  // dBm per lane, learned with the bias baseline; NaN: none (dark or absent while learned).
-  std::array<float, kMaxLanes> rx_baseline{};
-  std::array<float, kMaxLanes> tx_baseline{};
-  std::array<float, kMaxLanes> last_tx{};  // dBm per lane; NaN: unknown or dark
-  std::optional<double> tx_low_warning;    // the module's own, for the far end's link analysis
+  std::optional<double> tx_low_warning;     // the module's own, for the far end's link analysis
+  std::optional<double> temperature_slope;  // C/h, for the target's common mode
 
   // The far end of the link, looked up again when the topology or the set of modules changes.
   const ModuleRuleState* peer = nullptr;
+  // The target's name as the engine keys it (held there once, for all its
+  // modules); set at creation, valid while the state lives.
+  const std::string* target_name = nullptr;
+  // The engine's one copy of the media name (few differ in a fleet); set
+  // whenever the profile is resolved.
+  const std::string* media = nullptr;
   std::uint64_t peer_key = 0;
 
+  LaneMemories lanes;  // baselines and last Tx per lane, index 0 = lane 1
   std::vector<TrendWindow> trends;
-  // Per-lane windows: lane_stride of them per block (the module's lanes when
-  // its profile was resolved), so each lane is judged against its own past.
-  std::vector<TrendWindow> lane_trends;
-  std::uint8_t lane_stride = 0;
-  std::optional<double> temperature_slope;  // C/h, for the target's common mode
-  std::vector<Hysteresis> slots;
-  std::uint32_t busy_slots = 0;  // slots not idle: 0 lets a healthy poll skip per-slot work
+  // Per-lane windows, a block per rule, one window for each of the lanes the
+  // module had when its profile was resolved, so each lane is judged against
+  // its own past; a block is made when a lane first reports its signal.
+  LaneTrendWindows lane_trends;
+  HysteresisSlots slots;  // the profile's slots, held only while counting or active
   std::vector<ActiveFinding> active;
   std::vector<Finding> pending;  // restored or carried over a reload, adopted at the next poll
   double score = 0;
   std::string reason;
+
+  int profile = -1;  // index into the engine's profiles; -1 until resolved
+  std::optional<bool> last_up;
+  std::uint16_t last_los_mask = 0;
+  Modulation modulation = Modulation::kUnknown;
+  bool fec = false;
+  std::uint8_t baseline_n = 0;  // polls in the lanes' baselines; kBaselineSamples: learned (or restored)
 };
 
 // A lane whose data path is up (or that does not say).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "daemon/log/log.hpp"
 #include "daemon/rules/bias_drift_rule.hpp"
@@ -16,11 +17,23 @@
 namespace opticsd {
 
 struct RulesEngine::TargetState {
-  std::unordered_map<std::string, std::uint32_t> index;
   std::vector<std::unique_ptr<ModuleRuleState>> modules;
+  // Indices into `modules` in port order: a port is found by its state's own
+  // name, not by a second copy of it in a hash map.
+  std::vector<std::uint32_t> by_port;
   bool dirty = true;
   std::optional<double> common_temp_slope;  // median over the modules, from the previous poll
   std::uint64_t published_topology = 0;     // Topology::generation() the view was built with
+
+  std::vector<std::uint32_t>::iterator lowerBound(std::string_view port) {
+    return std::lower_bound(by_port.begin(), by_port.end(), port,
+                            [&](std::uint32_t i, std::string_view p) { return modules[i]->port < p; });
+  }
+  std::optional<std::uint32_t> find(std::string_view port) {
+    const auto it = lowerBound(port);
+    if (it == by_port.end() || modules[*it]->port != port) return std::nullopt;
+    return *it;
+  }
 };
 
 struct RulesEngine::Impl final : LinkPeers {
@@ -33,10 +46,12 @@ struct RulesEngine::Impl final : LinkPeers {
   std::map<std::string, int, std::less<>> profile_by_key;
   std::unordered_map<std::string, TargetState> targets;
   std::map<PortKey, std::vector<Finding>> restored;
-  std::map<PortKey, BiasBaseline> baselines;  // from the sink, taken when the module is first seen
-  std::uint64_t module_generation = 1;        // changes when a module state is created or removed
-  std::vector<double> slope_scratch;          // the common mode's median, without an allocation per poll
+  std::map<PortKey, BiasBaseline> baselines;       // from the sink, taken when the module is first seen
+  std::uint64_t module_generation = 1;             // changes when a module state is created or removed
+  std::vector<double> slope_scratch;               // the common mode's median, without an allocation per poll
+  std::set<std::string, std::less<>> media_names;  // ModuleRuleState::media points here
 
+  // `target` is the key of `targets`: the state keeps a pointer to it.
   ModuleRuleState& create(const std::string& target, const Sample& s, TargetState& ts);
   int resolve(const ModuleRuleState& st, const Sample& s);
   void adopt(ModuleRuleState& st);
@@ -47,13 +62,13 @@ struct RulesEngine::Impl final : LinkPeers {
   // Hysteresis: nothing to do for a clean poll of an idle slot, the common case.
   void step(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now,
             bool& dirty) {
-    if (o.severity == Severity::kNone && st.slots[slot].idle()) return;
+    if (o.severity == Severity::kNone && st.slots.idle(slot)) return;
     update(st, r, slot, o, now, dirty);
   }
   void update(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now,
               bool& dirty);
-  void updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now,
-                  bool& dirty);
+  void updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, Hysteresis& h, const Outcome& o,
+                  std::int64_t now, bool& dirty);
   void raise(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now);
   void clear(ModuleRuleState& st, std::size_t active_index, std::int64_t now, const char* why);
   ModuleRuleState* findState(std::string_view target, std::string_view port);
@@ -110,9 +125,8 @@ std::optional<double> commonTemperatureSlope(const std::vector<std::unique_ptr<M
 
 ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Sample& s, TargetState& ts) {
   auto st = std::make_unique<ModuleRuleState>();
-  st->target = target;
+  st->target_name = &target;
   st->port = s.port;
-  st->last_tx.fill(std::nanf(""));
   const PortKey key{target, s.port};
   if (auto r = restored.find(key); r != restored.end()) {
     st->pending = std::move(r->second);
@@ -120,30 +134,33 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
   }
   // The baseline learned before a restart, if this is still the same module.
   if (auto b = baselines.find(key); b != baselines.end()) {
-    if (b->second.serial == s.identity.serial) {
-      const std::size_t n = std::min<std::size_t>(kMaxLanes, b->second.lanes_ma.size());
-      for (std::size_t i = 0; i < n; ++i) st->baseline[i] = static_cast<float>(b->second.lanes_ma[i]);
-      const auto restorePower = [&](std::array<float, kMaxLanes>& to, const std::vector<std::optional<double>>& from) {
-        to.fill(std::nanf(""));
-        for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.size()); ++i) {
-          if (from[i]) to[i] = static_cast<float>(*from[i]);
-        }
-      };
-      restorePower(st->rx_baseline, b->second.lanes_rx_dbm);
-      restorePower(st->tx_baseline, b->second.lanes_tx_dbm);
+    if (b->second.serial == s.identity().serial) {
+      const BiasBaseline& from = b->second;
+      st->lanes.hold(std::min<std::size_t>(
+          kMaxLanes, std::max({from.lanes_ma.size(), from.lanes_rx_dbm.size(), from.lanes_tx_dbm.size()})));
+      for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.lanes_ma.size()); ++i) {
+        st->lanes.at(i).bias_baseline_ma = static_cast<float>(from.lanes_ma[i]);
+      }
+      // Lanes without a stored power baseline keep none (NaN).
+      for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.lanes_rx_dbm.size()); ++i) {
+        if (from.lanes_rx_dbm[i]) st->lanes.at(i).rx_baseline_dbm = static_cast<float>(*from.lanes_rx_dbm[i]);
+      }
+      for (std::size_t i = 0; i < std::min<std::size_t>(kMaxLanes, from.lanes_tx_dbm.size()); ++i) {
+        if (from.lanes_tx_dbm[i]) st->lanes.at(i).tx_baseline_dbm = static_cast<float>(*from.lanes_tx_dbm[i]);
+      }
       st->baseline_n = kBaselineSamples;
     }
     baselines.erase(b);
   }
-  ts.index.emplace(s.port, static_cast<std::uint32_t>(ts.modules.size()));
+  ts.by_port.insert(ts.lowerBound(s.port), static_cast<std::uint32_t>(ts.modules.size()));
   ts.modules.push_back(std::move(st));
   ++module_generation;
   return *ts.modules.back();
 }
 
 int RulesEngine::Impl::resolve(const ModuleRuleState& st, const Sample& s) {
-  const PortFacts facts{st.target, st.port, s.identity.media, s.identity.form_factor, s.identity.modulation,
-                        st.fec,    st.speed};
+  const PortFacts facts{st.target(),           st.port, s.identity().media, s.identity().form_factor,
+                        s.identity().modulation, st.fec,  st.speed};
   std::string key = profileKey(rules, facts);
   if (auto it = profile_by_key.find(key); it != profile_by_key.end()) return it->second;
   profiles.push_back(buildProfile(rules, key));
@@ -171,9 +188,10 @@ void RulesEngine::Impl::adopt(ModuleRuleState& st) {
     const bool duplicate =
         std::any_of(st.active.begin(), st.active.end(), [&](const auto& a) { return a.slot == slot; });
     if (duplicate) continue;
-    if (st.slots[slot].idle()) ++st.busy_slots;
-    st.slots[slot].active = f.severity;
-    st.slots[slot].breach = static_cast<std::uint8_t>(rule->p.raise_after);
+    Hysteresis h = st.slots.get(slot);
+    h.active = f.severity;
+    h.breach = static_cast<std::uint8_t>(rule->p.raise_after);
+    st.slots.set(slot, h);
     st.active.push_back(ActiveFinding{slot, 0, std::move(f)});
   }
   st.pending.clear();
@@ -182,9 +200,8 @@ void RulesEngine::Impl::adopt(ModuleRuleState& st) {
 ModuleRuleState* RulesEngine::Impl::findState(std::string_view target, std::string_view port) {
   auto t = targets.find(std::string(target));
   if (t == targets.end()) return nullptr;
-  auto p = t->second.index.find(std::string(port));
-  if (p == t->second.index.end()) return nullptr;
-  return t->second.modules[p->second].get();
+  const auto i = t->second.find(port);
+  return i ? t->second.modules[*i].get() : nullptr;
 }
 
 // The far end's state, looked up again only when the topology or the set of
@@ -195,7 +212,7 @@ const ModuleRuleState* RulesEngine::Impl::peerOf(ModuleRuleState& st) {
   if (st.peer_key != key) {
     st.peer_key = key;
     st.peer = nullptr;
-    if (const auto ep = topology->find(st.target, st.port); ep && !ep->peer_target.empty()) {
+    if (const auto ep = topology->find(st.target(), st.port); ep && !ep->peer_target.empty()) {
       st.peer = findState(ep->peer_target, ep->peer_port);
     }
   }
@@ -208,7 +225,7 @@ void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r
   LaneScan scan;
   if (in.s.module_present) scan = type.scan_lanes(in.s, r);
   // A healthy module with no finding or pending breach anywhere: nothing per lane.
-  if (scan.breaching == 0 && st.busy_slots == 0) return;
+  if (scan.breaching == 0 && st.slots.allIdle()) return;
   std::uint32_t seen = 0;
   if (in.s.module_present) {
     for (const Lane& lane : in.s.lanes) {
@@ -226,14 +243,14 @@ void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r
   // Lanes the module no longer reports only ever clear.
   for (std::size_t idx = 0; idx < kMaxLanes; ++idx) {
     const auto slot = static_cast<std::uint16_t>(r.slot + idx);
-    if ((seen & (1u << idx)) == 0 && !st.slots[slot].idle()) update(st, r, slot, Outcome{}, in.now, dirty);
+    if ((seen & (1u << idx)) == 0 && !st.slots.idle(slot)) update(st, r, slot, Outcome{}, in.now, dirty);
   }
 }
 
 void RulesEngine::Impl::raise(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
                               std::int64_t now) {
   Finding f;
-  f.target = st.target;
+  f.target = st.target();
   f.port = st.port;
   f.lane = r.per_lane ? o.lane : 0;
   f.rule = r.spec->name;
@@ -259,17 +276,16 @@ void RulesEngine::Impl::clear(ModuleRuleState& st, std::size_t i, std::int64_t n
 
 void RulesEngine::Impl::update(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
                                std::int64_t now, bool& dirty) {
-  const bool was_idle = st.slots[slot].idle();
-  updateSlot(st, r, slot, o, now, dirty);
-  if (was_idle != st.slots[slot].idle()) was_idle ? ++st.busy_slots : --st.busy_slots;
+  Hysteresis h = st.slots.get(slot);
+  updateSlot(st, r, slot, h, o, now, dirty);
+  st.slots.set(slot, h);
 }
 
 // N consecutive breaching polls raise (raise_after), M consecutive clean
 // ones clear (clear_after); a clean poll resets the breach count and a
 // breaching one the clean count. A worse severity escalates in place.
-void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
-                                   std::int64_t now, bool& dirty) {
-  Hysteresis& h = st.slots[slot];
+void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, Hysteresis& h,
+                                   const Outcome& o, std::int64_t now, bool& dirty) {
   if (o.severity != Severity::kNone) {
     h.clean = 0;
     if (h.breach < 255) ++h.breach;
@@ -285,7 +301,7 @@ void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, s
         a.finding.severity = o.severity;
         if (o.has_value) a.finding.value = o.value;
         a.finding.detail = detailOf(r, o, st);
-        spdlog::warn("finding escalated target={} port={} lane={} rule={} severity={} detail={}", logValue(st.target),
+        spdlog::warn("finding escalated target={} port={} lane={} rule={} severity={} detail={}", logValue(st.target()),
                      logValue(st.port), a.finding.lane, logValue(r.spec->name), toString(o.severity),
                      logValue(a.finding.detail));
         if (sink) sink->record(a.finding);
@@ -316,23 +332,30 @@ void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, std::uint
   if (s.link.down_events_total) st.last_down_events = s.link.down_events_total;
   if (s.link.up) st.last_up = s.link.up;
   st.last_los_mask = los_mask;
-  st.last_tx.fill(std::nanf(""));
+  // Held for every lane reported, sized once per module rather than grown lane by lane.
+  std::size_t lanes = 0;
+  for (const Lane& lane : s.lanes) lanes = std::max(lanes, std::min<std::size_t>(laneIndex(lane) + 1, kMaxLanes));
+  st.lanes.hold(lanes);
+  for (LaneMemory& m : st.lanes) m.last_tx_dbm = LaneMemory::kNone;
   for (const Lane& lane : s.lanes) {
     const std::size_t idx = laneIndex(lane);
     const auto& tx = lane.values[LaneMetric::kTxPowerDbm];
-    if (idx < kMaxLanes && tx && !lane.status.tx_no_light.value_or(false)) st.last_tx[idx] = static_cast<float>(*tx);
+    if (idx < kMaxLanes && tx && !lane.status.tx_no_light.value_or(false)) {
+      st.lanes.at(idx).last_tx_dbm = static_cast<float>(*tx);
+    }
   }
-  if (const auto& t = s.lane_thresholds[static_cast<std::size_t>(LaneMetric::kTxPowerDbm)]; t && t->low_warning) {
+  if (const auto& t = s.thresholds(LaneMetric::kTxPowerDbm); t && t->low_warning) {
     st.tx_low_warning = t->low_warning;
   }
   if (learnBiasBaseline(st, s) && sink) {
-    BiasBaseline b{st.target, st.port, st.serial, s.timestamp_ms, {}, {}, {}};
-    const std::size_t lanes = std::min<std::size_t>(kMaxLanes, s.lanes.size());
+    BiasBaseline b{st.target(), st.port, st.serial, s.timestamp_ms, {}, {}, {}};
+    const std::size_t stored_lanes = std::min<std::size_t>(kMaxLanes, s.lanes.size());
     const auto power = [](float v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
-    for (std::size_t i = 0; i < lanes; ++i) {
-      b.lanes_ma.push_back(st.baseline[i]);
-      b.lanes_rx_dbm.push_back(power(st.rx_baseline[i]));
-      b.lanes_tx_dbm.push_back(power(st.tx_baseline[i]));
+    for (std::size_t i = 0; i < stored_lanes; ++i) {
+      const LaneMemory m = st.lanes[i];
+      b.lanes_ma.push_back(m.bias_baseline_ma);
+      b.lanes_rx_dbm.push_back(power(m.rx_baseline_dbm));
+      b.lanes_tx_dbm.push_back(power(m.tx_baseline_dbm));
     }
     sink->recordBaseline(b);
   }
@@ -344,12 +367,12 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
   if (now <= st.last_ms && st.last_ms != 0) return;  // a repeated or older Sample
   // Identity and port facts: re-resolve the profile only when they change.
   const bool fec = !s.fec.empty() || s.fec.bits_per_block.has_value();
-  if (st.profile < 0 || st.serial != s.identity.serial || st.media != s.identity.media ||
-      st.modulation != s.identity.modulation || st.fec != fec || st.speed != s.link.speed_gbps) {
-    const bool swapped = st.profile >= 0 && st.serial != s.identity.serial;
-    st.serial = s.identity.serial;
-    st.media = s.identity.media;
-    st.modulation = s.identity.modulation;
+  if (st.profile < 0 || st.serial != s.identity().serial || *st.media != s.identity().media ||
+      st.modulation != s.identity().modulation || st.fec != fec || st.speed != s.link.speed_gbps) {
+    const bool swapped = st.profile >= 0 && st.serial != s.identity().serial;
+    st.serial = s.identity().serial;
+    st.media = &*media_names.insert(s.identity().media).first;
+    st.modulation = s.identity().modulation;
     st.fec = fec;
     st.speed = s.link.speed_gbps;
     const int next = resolve(st, s);
@@ -359,16 +382,14 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
       st.active.clear();
       st.profile = next;
       const RuleProfile& prof = *profiles[static_cast<std::size_t>(next)];
-      st.slots.assign(prof.slots, Hysteresis{});
-      st.busy_slots = 0;
-      st.trends.assign(prof.trends, TrendWindow{});
+      st.slots.clear();
+      std::vector<TrendWindow>(prof.trends).swap(st.trends);  // exactly sized, also when it shrinks
       std::size_t lanes = 0;
       for (const Lane& lane : s.lanes) lanes = std::max(lanes, std::min<std::size_t>(laneIndex(lane) + 1, kMaxLanes));
-      st.lane_stride = static_cast<std::uint8_t>(lanes);
-      st.lane_trends.assign(prof.lane_trends * lanes, TrendWindow{});
+      st.lane_trends.reset(prof.lane_trends, lanes);
       if (swapped) {
         st.baseline_n = 0;  // a new module has its own baseline
-        st.baseline.fill(0);
+        for (LaneMemory& m : st.lanes) m.bias_baseline_ma = 0;
       }
       dirty = true;
     }
@@ -425,7 +446,11 @@ void RulesEngine::Impl::publish(const std::string& target, TargetState& ts, Rule
     TargetRulesView::PortRow row;
     row.port = m->port;
     row.score = m->score;
-    if (topology) row.endpoint = topology->find(target, m->port).value_or(Endpoint{});
+    if (topology) {
+      if (auto ep = topology->find(target, m->port); ep && !ep->empty()) {
+        row.endpoint = std::make_unique<const Endpoint>(std::move(*ep));
+      }
+    }
     if (prof && prof->ber_rule >= 0) {
       const RuleParams& p = prof->rules[static_cast<std::size_t>(prof->ber_rule)].p;
       row.ber_warning = p.warn_above;
@@ -466,18 +491,21 @@ RulesEngine::RulesEngine(RuleSet rules, Topology topology, FindingSink* sink)
 RulesEngine::~RulesEngine() = default;
 
 void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>& samples) {
-  TargetState& ts = impl_->targets[target];
+  // The map's key is the name the module states point to: stable while the target is.
+  const auto entry = impl_->targets.try_emplace(target).first;
+  const std::string& name = entry->first;
+  TargetState& ts = entry->second;
   bool dirty = ts.dirty;
   std::size_t next = 0;  // polls list ports in the same order: try the next state before hashing
   for (const Sample& s : samples) {
     ModuleRuleState* st = nullptr;
     if (next < ts.modules.size() && ts.modules[next]->port == s.port) {
       st = ts.modules[next++].get();
-    } else if (auto it = ts.index.find(s.port); it != ts.index.end()) {
-      st = ts.modules[it->second].get();
-      next = it->second + 1;
+    } else if (const auto i = ts.find(s.port)) {
+      st = ts.modules[*i].get();
+      next = *i + 1;
     } else {
-      st = &impl_->create(target, s, ts);
+      st = &impl_->create(name, s, ts);
       next = ts.modules.size();
       dirty = true;
     }
@@ -583,5 +611,13 @@ std::size_t RulesEngine::modules() const {
 }
 
 std::size_t RulesEngine::moduleStateBytes() { return sizeof(ModuleRuleState); }
+
+std::size_t RulesEngine::trendWindows() const {
+  std::size_t n = 0;
+  for (const auto& [name, ts] : impl_->targets) {
+    for (const auto& m : ts.modules) n += m->trends.capacity() + m->lane_trends.capacity();
+  }
+  return n;
+}
 
 }  // namespace opticsd

@@ -67,6 +67,9 @@ class RulesEngine {
   const Topology& topology() const { return topology_; }
   std::size_t modules() const;
   static std::size_t moduleStateBytes();  // sizeof the per-module state, without its vectors
+  // Trend windows allocated over every module (their own and their lanes'):
+  // what tests and the memory bench check is made only where it is used.
+  std::size_t trendWindows() const;
 
  private:
   struct TargetState;

@@ -32,6 +32,13 @@ std::vector<prometheus::MetricFamily> RulesView::collectTarget(std::string_view 
   return render(one);
 }
 
+std::optional<std::vector<std::string>> RulesView::collectedTargets() const {
+  std::vector<std::string> names;
+  std::lock_guard lock(mutex_);
+  for (const auto& entry : targets_) names.push_back(entry.first);
+  return names;
+}
+
 std::vector<prometheus::MetricFamily> RulesView::render(const Views& targets) {
   prometheus::MetricFamily findings{"opticsd_finding",
                                     "Active rules-engine finding on a module or lane (1 while active).",
@@ -73,14 +80,15 @@ std::vector<prometheus::MetricFamily> RulesView::render(const Views& targets) {
       if (p.ber_critical) {
         ber.metric.push_back(gauge({{"target", target}, {"port", port}, {"severity", "critical"}}, *p.ber_critical));
       }
-      if (!p.endpoint.empty()) {
+      if (p.endpoint && !p.endpoint->empty()) {
+        const Endpoint& ep = *p.endpoint;
         std::vector<prometheus::ClientMetric::Label> labels{{"target", target}, {"port", port}};
-        const std::pair<const char*, const std::string*> fields[] = {{"host", &p.endpoint.host},
-                                                                     {"nic", &p.endpoint.nic},
-                                                                     {"gpu", &p.endpoint.gpu},
-                                                                     {"rail", &p.endpoint.rail},
-                                                                     {"peer_target", &p.endpoint.peer_target},
-                                                                     {"peer_port", &p.endpoint.peer_port}};
+        const std::pair<const char*, const std::string*> fields[] = {{"host", &ep.host},
+                                                                     {"nic", &ep.nic},
+                                                                     {"gpu", &ep.gpu},
+                                                                     {"rail", &ep.rail},
+                                                                     {"peer_target", &ep.peer_target},
+                                                                     {"peer_port", &ep.peer_port}};
         for (const auto& [name, value] : fields) {
           if (!value->empty()) labels.push_back({name, sanitizeLabelValue(*value)});
         }

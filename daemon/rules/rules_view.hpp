@@ -42,7 +42,9 @@ struct TargetRulesView {
     double score = 0;
     std::optional<double> ber_warning;
     std::optional<double> ber_critical;
-    Endpoint endpoint;  // empty when the topology knows nothing of the port
+    // Null when the topology knows nothing of the port: most ports of a
+    // fleet, so the row does not carry six empty strings for each.
+    std::unique_ptr<const Endpoint> endpoint;
   };
   std::vector<FindingRow> findings;
   std::vector<PortRow> ports;
@@ -56,6 +58,7 @@ class RulesView : public prometheus::Collectable, public TargetCollectable {
   std::vector<prometheus::MetricFamily> Collect() const override;
   // One target's series, for /metrics?target=NAME (no copy of the others).
   std::vector<prometheus::MetricFamily> collectTarget(std::string_view target) const override;
+  std::optional<std::vector<std::string>> collectedTargets() const override;
 
  private:
   using Views = std::map<std::string, std::shared_ptr<const TargetRulesView>, std::less<>>;

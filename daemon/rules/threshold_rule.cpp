@@ -33,7 +33,7 @@ std::optional<Thresholds> ownLowLevels(const Sample& s, LaneMetric m) {
   const std::optional<Thresholds>& own = s.thresholds(m);
   if (own && (advertised(own->low_warning) || advertised(own->low_alarm))) return own;
   if (m != LaneMetric::kRxPowerDbm) return std::nullopt;
-  const auto media = mediaRxLevels(s.identity.media);
+  const auto media = mediaRxLevels(s.identity().media);
   if (!media) return std::nullopt;
   Thresholds t;
   t.low_warning = media->avg_rx_min_dbm;

@@ -26,8 +26,8 @@ inline TrendWindow& trendOf(const RuleInput& in, int trend) { return in.st.trend
 // The lane's own window of a per-lane rule; null for lanes beyond the ones the
 // module had when its profile was resolved.
 inline TrendWindow* laneTrendOf(const RuleInput& in, const ResolvedRule& r, std::size_t idx) {
-  if (r.lane_trend < 0 || idx >= in.st.lane_stride) return nullptr;
-  return &in.st.lane_trends[static_cast<std::size_t>(r.lane_trend) * in.st.lane_stride + idx];
+  if (r.lane_trend < 0) return nullptr;
+  return in.st.lane_trends.window(static_cast<std::size_t>(r.lane_trend), idx);
 }
 
 // Levels a significant slope per hour (less the common mode of the module's neighbours).

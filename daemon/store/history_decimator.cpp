@@ -30,7 +30,7 @@ std::uint64_t stateSignature(const Sample& sample) {
   h.add(sample.module_present ? 1u : 0u);
   h.add(sample.link.up);
   h.add(sample.link.down_events_total.value_or(~0ULL));
-  h.add(std::hash<std::string>{}(sample.identity.serial));
+  h.add(std::hash<std::string>{}(sample.identity().serial));
   h.add(sample.lanes.size());
   for (const Lane& lane : sample.lanes) {
     const LaneStatus& s = lane.status;

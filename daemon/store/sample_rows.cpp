@@ -96,7 +96,7 @@ Result<void> SampleRows::recordIdentity(SqliteDb& db, ModuleState& state, const 
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) return fail(db.error("reading module identity"));
     state.identity_loaded = true;
   }
-  const ModuleIdentity& id = sample.identity;
+  const ModuleIdentity& id = sample.identity();
   Identity now;
   for (std::size_t i = 0; i < kIdentityTextInfo.size(); ++i) now.text[i] = kIdentityTextInfo[i].text(id);
   for (std::size_t i = 0; i < kIdentityNumberInfo.size(); ++i) now.real[i] = id.*kIdentityNumberInfo[i].member;
@@ -132,7 +132,7 @@ Result<SampleRows::Written> SampleRows::write(SqliteDb& db, const Sample& sample
   auto found = module(db, sample.target, sample.port, true);
   if (!found) return tl::unexpected(found.error());
   ModuleState& state = **found;
-  if (sample.module_present && hasIdentity(sample.identity)) {
+  if (sample.module_present && hasIdentity(sample.identity())) {
     if (auto ok = recordIdentity(db, state, sample); !ok) return tl::unexpected(ok.error());
   }
   const PackedValues values = packedValues(sample, codes_);

@@ -86,7 +86,7 @@ bool isFlat(const ModuleMemory& memory) {
 }
 
 void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample) {
-  ModuleIdentity& id = sample.identity;
+  ModuleIdentity& id = sample.mutableIdentity();
   decodeVendorFields(w, {kVendorName, kVendorOui, kVendorPn, kVendorRev, 2, kVendorSn, kDateCode}, id);
   const auto connector = w.u8(kConnector);
   setText(id.connector, connector ? connectorName(*connector) : std::string_view{});
@@ -134,7 +134,7 @@ void decodeIdentity(const PageWindow& w, const PageWindow& p1, Sample& sample) {
 // The media name, lane rate and lane counts of the data paths that run (the
 // first data path's Application names the module, as ethtool shows it).
 void describeActiveApplication(Sample& sample, std::optional<std::uint8_t> tech) {
-  ModuleIdentity& id = sample.identity;
+  ModuleIdentity& id = sample.mutableIdentity();
   const std::uint8_t media_type = id.cmis_media_type.value_or(0);
   const bool passive = media_type == kMediaTypePassiveCopper;
   if (id.data_paths.empty()) {
@@ -285,7 +285,7 @@ void decodeAuxMonitors(const PageWindow& w, const PageWindow& p1, const PageWind
     if (p2.hasUpper()) {
       readThresholds(
           p2, kAuxThresholds + 8 * static_cast<std::size_t>(aux),
-          [scale](std::uint16_t r) { return static_cast<std::int16_t>(r) * scale; }, sample.thresholds(metric));
+          [scale](std::uint16_t r) { return static_cast<std::int16_t>(r) * scale; }, sample.mutableThresholds(metric));
     }
     if (auto f = w.u8(kAuxFlags + static_cast<std::size_t>(aux / 2))) {
       const int base = (aux % 2) * 4;
@@ -308,12 +308,12 @@ void decodeCmis(const ModuleMemory& memory, Sample& sample) {
   if (!w.hasUpper()) addIssue(sample, "page 00h not read: identity missing");
   decodeIdentity(w, p1, sample);
   const bool flat = isFlat(memory);
-  const bool passive = sample.identity.passive_copper.value_or(false);
+  const bool passive = sample.identity().passive_copper.value_or(false);
 
   if (!flat && !p1.hasUpper()) addIssue(sample, "page 01h not read: advertising (monitors, banks, VDM) unknown");
   const int banks = flat ? 1 : cmisBankCount(memory);
-  readApplications(w, p1, sample.identity.applications);
-  const bool one_to_one = passive || sample.identity.cmis_media_type == kMediaTypeBaseT;
+  readApplications(w, p1, sample.mutableIdentity().applications);
+  const bool one_to_one = passive || sample.identity().cmis_media_type == kMediaTypeBaseT;
   const ActiveLanes active = resolveDataPaths(memory, banks, one_to_one, sample);
   describeActiveApplication(sample, w.u8(kMediaTech));
   setActiveLanes(sample, active, banks);
@@ -339,7 +339,7 @@ void decodeCmis(const ModuleMemory& memory, Sample& sample) {
   }
 
   const std::uint8_t lane_advert = p1.u8(kLaneMonAdvert).value_or(0);
-  sample.identity.has_diagnostics = !passive && (temp_ok || vcc_ok || (lane_advert & 0x07) != 0);
+  sample.mutableIdentity().has_diagnostics = !passive && (temp_ok || vcc_ok || (lane_advert & 0x07) != 0);
   if (flat) return;  // flat memory: lower page and page 00h only
 
   // Tx bias multiplier, page 01h byte 160 bits 4-3: x1, x2, x4.

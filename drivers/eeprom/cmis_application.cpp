@@ -32,7 +32,7 @@ class PathBuilder {
 
   // A data path of `app_sel` on the host lanes `host_mask` (non-empty) of `bank`.
   void add(int bank, int app_sel, unsigned host_mask) {
-    const auto& apps = sample_.identity.applications;
+    const auto& apps = sample_.identity().applications;
     const int first_host = std::countr_zero(host_mask);
     if (app_sel < 1 || static_cast<std::size_t>(app_sel) > apps.size()) {
       char buf[112];
@@ -64,7 +64,7 @@ class PathBuilder {
       out.host_of_media[index] = static_cast<std::uint8_t>(paired ? (1u << host) : host_mask);
       out.first_host_of_media[index] = static_cast<std::uint8_t>(host);
     }
-    sample_.identity.data_paths.push_back(ModuleDataPath{
+    sample_.mutableIdentity().data_paths.push_back(ModuleDataPath{
         static_cast<std::uint8_t>(app_sel), static_cast<std::uint8_t>(bank * kLanesPerBank + first_host + 1),
         static_cast<std::uint8_t>(host_count), static_cast<std::uint8_t>(bank * kLanesPerBank + first_media + 1),
         static_cast<std::uint8_t>(media_count)});
@@ -102,7 +102,7 @@ void readApplications(const PageWindow& lower, const PageWindow& page01, std::ve
 }
 
 ActiveLanes resolveDataPaths(const ModuleMemory& memory, int banks, bool one_to_one, Sample& sample) {
-  ModuleIdentity& id = sample.identity;
+  ModuleIdentity& id = sample.mutableIdentity();
   id.data_paths.clear();
   id.default_application.reset();
   PathBuilder paths(one_to_one, sample);

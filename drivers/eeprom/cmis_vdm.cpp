@@ -372,8 +372,9 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
         const double value = decodeValue(*info, be16(values + 2 * slot));
         if (type_id == 4) {  // laser temperature: the hottest laser is the module figure
           laser_temp = laser_temp ? std::max(*laser_temp, value) : value;
-          auto& th = sample.thresholds(ModuleMetric::kLaserTemperatureCelsius);
-          if (usable && !aux_laser && !th) th = thresholdSet(*info, thresholds, set);
+          if (usable && !aux_laser && !sample.thresholds(ModuleMetric::kLaserTemperatureCelsius)) {
+            sample.mutableThresholds(ModuleMetric::kLaserTemperatureCelsius) = thresholdSet(*info, thresholds, set);
+          }
           continue;
         }
         if (type_id == 1) {  // laser age in percent of rated life
@@ -391,8 +392,8 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
         if (type_id == kCdLongLink && lane.values[*metric]) continue;  // the short-link reading is finer
         lane.values.set(*metric, value);
         if (flags != nullptr) lane.flags[static_cast<std::size_t>(*metric)] = slotFlags(flags, g, slot);
-        auto& th = sample.thresholds(*metric);
-        if (usable && !th) th = thresholdSet(*info, thresholds, set);
+        if (usable && !sample.thresholds(*metric))
+          sample.mutableThresholds(*metric) = thresholdSet(*info, thresholds, set);
       }
       if (refused > 0) refuseThresholds(sample, b, g, refused, first_refused, *first_refused_info);
     }

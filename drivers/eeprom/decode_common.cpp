@@ -17,9 +17,9 @@ void resetLanes(Sample& sample, std::size_t count) {
 }
 
 void setIdentifier(Sample& sample, std::uint8_t identifier, ModuleFamily family) {
-  sample.identity.family = family;
-  sample.identity.sff8024_identifier = identifier;
-  setText(sample.identity.form_factor, formFactorName(identifier));
+  sample.mutableIdentity().family = family;
+  sample.mutableIdentity().sff8024_identifier = identifier;
+  setText(sample.mutableIdentity().form_factor, formFactorName(identifier));
 }
 
 void decodeVendorFields(const PageWindow& w, const VendorFieldLayout& layout, ModuleIdentity& id) {

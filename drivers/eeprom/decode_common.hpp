@@ -140,7 +140,7 @@ template <typename Scale>
 void readStandardThresholds(const PageWindow& w, const ThresholdLayout& layout, const ThresholdSupport& has,
                             const Scale& scale, Sample& sample) {
   auto set = [&](auto metric, bool wanted, std::size_t offset, auto convert) {
-    if (wanted) readThresholds(w, offset, convert, sample.thresholds(metric));
+    if (wanted) readThresholds(w, offset, convert, sample.mutableThresholds(metric));
   };
   set(ModuleMetric::kTemperatureCelsius, has.temperature, layout.temperature,
       [&](std::uint16_t r) { return scale.temperature(r); });

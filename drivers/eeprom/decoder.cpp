@@ -19,7 +19,7 @@ namespace {
 // decodes gets this instead.
 void clearUndecoded(Sample& sample) {
   sample.lanes.clear();
-  ModuleIdentity& id = sample.identity;
+  ModuleIdentity& id = sample.mutableIdentity();
   for (std::string* s : {&id.form_factor, &id.media, &id.vendor, &id.vendor_oui, &id.part_number, &id.revision,
                          &id.serial, &id.date_code, &id.connector, &id.firmware_version, &id.spec_revision}) {
     s->clear();
@@ -27,7 +27,7 @@ void clearUndecoded(Sample& sample) {
 }
 
 void resetDecoded(Sample& sample) {
-  ModuleIdentity& id = sample.identity;
+  ModuleIdentity& id = sample.mutableIdentity();
   id.family = ModuleFamily::kUnknown;
   id.sff8024_identifier.reset();
   id.wavelength_nm.reset();
@@ -54,10 +54,9 @@ void resetDecoded(Sample& sample) {
   // arrays (about 1.4 KB a decode).
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
     sample.module[static_cast<ModuleMetric>(i)].reset();
-    sample.module_thresholds[i].reset();
     sample.module_flags[i].reset();
   }
-  for (auto& t : sample.lane_thresholds) t.reset();
+  sample.shared_thresholds.reset();
   sample.issues.clear();  // lanes: each family's resetLanes, or clearUndecoded
   sample.module_present = true;
 }

@@ -197,7 +197,7 @@ void decodeIdentity(const PageWindow& a0, ModuleIdentity& id) {
 
 void decodeSff8472(const ModuleMemory& memory, Sample& sample) {
   const PageWindow a0(memory, kI2cAddressA0, 0, 0);
-  ModuleIdentity& id = sample.identity;
+  ModuleIdentity& id = sample.mutableIdentity();
   decodeIdentity(a0, id);
   resetLanes(sample, 1);
 

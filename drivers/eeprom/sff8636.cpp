@@ -175,7 +175,7 @@ void decodeIdentity(const PageWindow& w, ModuleIdentity& id, bool& copper) {
 
 void decodeSff8636(const ModuleMemory& memory, Sample& sample) {
   const PageWindow w(memory, kI2cAddressA0, 0, 0);
-  ModuleIdentity& id = sample.identity;
+  ModuleIdentity& id = sample.mutableIdentity();
   if (!w.hasUpper()) addIssue(sample, "page 00h not read: identity missing");
   bool copper = false;
   decodeIdentity(w, id, copper);

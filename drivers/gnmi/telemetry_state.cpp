@@ -225,9 +225,11 @@ Applied TelemetryState::applyInterface(Interface& i, const Binding& b, const Lea
 
 Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue& value) {
   const LeafRule& rule = *b.rule;
-  auto text = [&](std::string& field, std::string (*convert)(std::string_view)) {
+  // An unchanged identity stays the object the last snapshots share.
+  auto text = [&](std::string ModuleIdentity::*field, std::string (*convert)(std::string_view)) {
     if (value.kind != LeafValue::Kind::kText) return Applied::kBadValue;
-    field = convert ? convert(value.text) : value.text;
+    std::string next = convert ? convert(value.text) : value.text;
+    if ((*m.identity).*field != next) m.identity.mutate().*field = std::move(next);
     return Applied::kMapped;
   };
   switch (rule.leaf) {
@@ -260,36 +262,40 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
       auto v = numberOf(value);
       if (!v) return Applied::kBadValue;
       const bool upper = rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kLaneThresholdUpper;
-      auto& slot = (rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kModuleThresholdLower)
-                       ? m.module_thresholds[rule.metric]
-                       : m.lane_thresholds[rule.metric];
+      const bool module = rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kModuleThresholdLower;
+      // Written only when it changes: unchanged limits stay the table the last snapshots share.
+      std::optional<Thresholds> slot = module ? m.thresholds->module[rule.metric] : m.thresholds->lane[rule.metric];
       setThreshold(slot, b.severity, upper, *v);
+      if (slot != (module ? m.thresholds->module[rule.metric] : m.thresholds->lane[rule.metric])) {
+        (module ? m.thresholds.mutate().module[rule.metric] : m.thresholds.mutate().lane[rule.metric]) = slot;
+      }
       return Applied::kMapped;
     }
     case Leaf::kPresent:
       m.present = presence(value);
       return m.present ? Applied::kMapped : Applied::kBadValue;
     case Leaf::kFormFactor: {
-      Applied a = text(m.identity.form_factor, &formFactorName);
-      m.identity.family = familyOf(m.identity.form_factor);
+      Applied a = text(&ModuleIdentity::form_factor, &formFactorName);
+      if (const ModuleFamily f = familyOf(m.identity->form_factor); f != m.identity->family)
+        m.identity.mutate().family = f;
       return a;
     }
     case Leaf::kVendor:
-      return text(m.identity.vendor, nullptr);
+      return text(&ModuleIdentity::vendor, nullptr);
     case Leaf::kPartNumber:
-      return text(m.identity.part_number, nullptr);
+      return text(&ModuleIdentity::part_number, nullptr);
     case Leaf::kSerial:
-      return text(m.identity.serial, nullptr);
+      return text(&ModuleIdentity::serial, nullptr);
     case Leaf::kRevision:
-      return text(m.identity.revision, nullptr);
+      return text(&ModuleIdentity::revision, nullptr);
     case Leaf::kFirmware:
-      return text(m.identity.firmware_version, nullptr);
+      return text(&ModuleIdentity::firmware_version, nullptr);
     case Leaf::kMedia:
-      return text(m.identity.media, &mediaName);
+      return text(&ModuleIdentity::media, &mediaName);
     case Leaf::kDateCode:
-      return text(m.identity.date_code, nullptr);
+      return text(&ModuleIdentity::date_code, nullptr);
     case Leaf::kConnector:
-      return text(m.identity.connector, &mediaName);
+      return text(&ModuleIdentity::connector, &mediaName);
     case Leaf::kFecCorrectedBits:
     case Leaf::kFecCorrectedBlocks:
     case Leaf::kFecUncorrectableBlocks: {
@@ -329,10 +335,9 @@ Sample TelemetryState::buildSample(const std::string& port, const Module& m, con
   s.port = port;
   s.timestamp_ms = now_ms;
   s.module_present = m.present.value_or(true);
-  s.identity = m.identity;
+  s.shared_identity = m.identity;
   s.module = m.values;
-  s.module_thresholds = m.module_thresholds;
-  s.lane_thresholds = m.lane_thresholds;
+  s.shared_thresholds = m.thresholds;
   // Precedence: an interface that sends any FEC counter of its own gives all
   // of the Sample's counters; the transceiver's are used only where the
   // interface sends none. Mixing the two would pair counters of different

@@ -51,11 +51,11 @@ class TelemetryState {
     LaneStatus status;  // the channel's own flags (tx-failure, rx-los, rx-cdr-lol)
   };
   struct Module {
-    ModuleIdentity identity;
+    // Shared with the Samples of every snapshot until an update changes them.
+    CopyOnWrite<ModuleIdentity> identity;
     std::optional<bool> present;
     ModuleValues values;
-    std::array<std::optional<Thresholds>, kModuleMetricCount> module_thresholds{};
-    std::array<std::optional<Thresholds>, kLaneMetricCount> lane_thresholds{};
+    CopyOnWrite<ModuleThresholds> thresholds;
     std::map<std::uint16_t, LaneData> lanes;  // by lane number (1-based)
     FecCounters fec;
     std::int64_t updated_ms = 0;

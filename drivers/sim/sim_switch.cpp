@@ -123,7 +123,7 @@ SimSwitch::SimSwitch(SimSwitchConfig config, const ModuleProfile* profile, int l
   // What every port shares, built once and copied into each Sample.
   const ModuleProfile& p = *profile_;
   template_.target = config_.name;
-  ModuleIdentity& id = template_.identity;
+  ModuleIdentity& id = template_.mutableIdentity();
   id.family = p.family;
   id.sff8024_identifier = p.sff8024_identifier;
   id.form_factor = std::string(p.form_factor);
@@ -141,11 +141,11 @@ SimSwitch::SimSwitch(SimSwitchConfig config, const ModuleProfile* profile, int l
   id.lane_rate_gbps = p.lane_rate_gbps;
   id.has_diagnostics = true;
   id.passive_copper = false;
-  template_.module_thresholds[idx(ModuleMetric::kTemperatureCelsius)] = p.temperature.toThresholds();
-  template_.module_thresholds[idx(ModuleMetric::kSupplyVoltageVolts)] = p.vcc.toThresholds();
-  template_.lane_thresholds[idx(LaneMetric::kTxBiasMilliamperes)] = p.bias.toThresholds();
-  template_.lane_thresholds[idx(LaneMetric::kTxPowerDbm)] = p.tx_power.toThresholds();
-  template_.lane_thresholds[idx(LaneMetric::kRxPowerDbm)] = p.rx_power.toThresholds();
+  template_.mutableThresholds(ModuleMetric::kTemperatureCelsius) = p.temperature.toThresholds();
+  template_.mutableThresholds(ModuleMetric::kSupplyVoltageVolts) = p.vcc.toThresholds();
+  template_.mutableThresholds(LaneMetric::kTxBiasMilliamperes) = p.bias.toThresholds();
+  template_.mutableThresholds(LaneMetric::kTxPowerDbm) = p.tx_power.toThresholds();
+  template_.mutableThresholds(LaneMetric::kRxPowerDbm) = p.rx_power.toThresholds();
   template_.link.speed_gbps = lanes_ * p.lane_rate_gbps;
   template_.link.lanes = static_cast<std::uint16_t>(lanes_);
   template_.link.lane_line_rate_gbps = p.line_rate_gbps;
@@ -630,7 +630,7 @@ Sample SimSwitch::sampleAt(int port_index, std::int64_t now_ms) const {
 
   s.port = portName(port_index);
   s.timestamp_ms = now_ms;
-  renderIdentity(port_index, s.identity);
+  renderIdentity(port_index, s.mutableIdentity());
   renderModuleReadings(port_index, now_ms, fx, noise, s);
   const LaneTotals lanes = renderLaneReadings(port_index, now_ms, fx, noise, s);
 

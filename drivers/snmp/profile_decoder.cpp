@@ -371,7 +371,7 @@ void portIdentityOnce(const EntitySensorSpec& spec, const SensorColumns& c, cons
   auto entity =
       spec.identity == EntitySensorSpec::IdentityFrom::kParent ? parentOf(c.contained_in, index) : place.port_entity;
   if (!entity) return;
-  fillIdentity(store, *entity, layout.ports[port].identity);
+  fillIdentity(store, *entity, layout.ports[port].identity.mutate());
   identity_done[port] = true;
 }
 
@@ -470,7 +470,7 @@ class SampleSet {
  public:
   SampleSet(const std::string& target, std::int64_t ts) : target_(target), ts_(ts) {}
 
-  Sample& port(const std::string& name, const ModuleIdentity* identity) {
+  Sample& port(const std::string& name, const CopyOnWrite<ModuleIdentity>* identity) {
     auto it = index_.find(name);
     if (it != index_.end()) return samples_[it->second];
     index_.emplace(name, samples_.size());
@@ -478,7 +478,7 @@ class SampleSet {
     s.target = target_;
     s.port = name;
     s.timestamp_ms = ts_;
-    if (identity) s.identity = *identity;
+    if (identity) s.shared_identity = *identity;
     return s;
   }
 
@@ -539,8 +539,8 @@ bool rowReplaces(RowWins wins, std::optional<double> before, double now) {
 }
 
 void setThreshold(Sample& s, const MetricTarget& metric, ThresholdKind kind, double v) {
-  std::optional<Thresholds>& slot =
-      metric.kind == MetricTarget::Kind::kModule ? s.thresholds(metric.module) : s.thresholds(metric.lane);
+  std::optional<Thresholds>& slot = metric.kind == MetricTarget::Kind::kModule ? s.mutableThresholds(metric.module)
+                                                                               : s.mutableThresholds(metric.lane);
   if (!slot) slot = Thresholds{};
   Reading* field = nullptr;
   switch (kind) {

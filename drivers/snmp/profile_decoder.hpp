@@ -43,7 +43,7 @@ struct SensorBinding {
 
 struct PortEntry {
   std::string name;
-  ModuleIdentity identity;
+  CopyOnWrite<ModuleIdentity> identity;  // handed to every poll's Sample of the port, not copied
 };
 
 // Why each row was used or skipped, one line per row (`poll-once --explain`).

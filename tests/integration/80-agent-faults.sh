@@ -8,8 +8,10 @@
 # Phase 2: a reload adds an agent that never answers (SNMPv2c and SNMPv3), a name whose DNS server
 # never answers (as root: a private resolv.conf in a mount namespace; else an
 # .invalid name), a slow agent (snmpsim `delay` variation) and a flapping
-# agent. Over the same window each healthy target completes at least 75 % of
-# its baseline polls (counts, not timings: the scheduler jitters ±10 %).
+# agent. Over a window of the same length each healthy target completes at
+# least 75 % of its baseline polls (counts, not timings: the scheduler jitters
+# ±10 %); a window that falls short is measured again (FAULT_WINDOWS, 3), since
+# a loaded 2-core CI machine can starve one window but faults slow every one.
 # Phase 3: the flapping agent is killed -9 mid-run and restarted on its port,
 # the slow agent is SIGSTOPped and continued; each goes to target_up 0 (its
 # last values kept, marked stale) and back to 1 without any action on the daemon.
@@ -55,6 +57,10 @@ if [ "${SILENT_DNS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ] && command -v unshare >/de
 fi
 
 PORT=$(free_port)
+# The healthy agents are snmpsimd (Python): starved of CPU on a loaded 2-core
+# machine one answers in over 800 ms now and then, and the target flaps down;
+# 3 s gives them room. The dead agents keep 800 ms.
+AGENT_TIMEOUT=3s
 snmp_target() {  # NAME ADDRESS PORT [extra]
   echo "  - {name: $1, driver: snmp, address: $2, port: $3, community: arista-eos, profile: arista-eos, timeout: ${4:-800ms}, retries: 0}"
 }
@@ -66,7 +72,7 @@ storage: {enabled: false}
 targets:
   - {name: sim-a, driver: sim, ports: 8, lanes: 4}
   - {name: sim-b, driver: sim, ports: 8, lanes: 4}
-$(snmp_target snmp-ok 127.0.0.1 "$OK_PORT")
+$(snmp_target snmp-ok 127.0.0.1 "$OK_PORT" "$AGENT_TIMEOUT")
 YAML
   [ "${1:-}" = faults ] || return 0
   snmp_target snmp-dead 127.0.0.1 "$DEAD_PORT"
@@ -74,7 +80,7 @@ YAML
   echo "  - {name: snmp-v3-dead, driver: snmp, address: 127.0.0.1, port: $DEAD_PORT, version: 3, user: ops, security_level: authNoPriv, auth_protocol: SHA, auth_password: notasecret8, profile: arista-eos, timeout: 800ms, retries: 0}"
   snmp_target snmp-dns "$DNS_NAME" "$OK_PORT"
   snmp_target snmp-slow 127.0.0.1 "$SLOW_PORT" 3s
-  snmp_target snmp-flap 127.0.0.1 "$FLAP_PORT"
+  snmp_target snmp-flap 127.0.0.1 "$FLAP_PORT" "$AGENT_TIMEOUT"
 }
 config >"$WORK/opticsd.yaml"
 "${PREFIX[@]}" "$OPTICSD" run --config "$WORK/opticsd.yaml" >"$WORK/daemon.log" 2>&1 &
@@ -102,14 +108,25 @@ config faults >"$WORK/opticsd.yaml"
 kill -HUP "$OPTICSD_PID"
 wait_for 50 metric_has "$PORT" 'target="snmp-dead"' || { cat "$WORK/daemon.log"; fail "reload did not add the faulty targets"; }
 sleep 1
-window
-status=0
-for t in "${HEALTHY[@]}"; do
-  echo "with faults: $t=${base[$t]} (baseline ${baseline[$t]})"
-  if [ $((base[$t] * 100)) -lt $((baseline[$t] * 75)) ]; then
-    echo "FAIL: $t completed ${base[$t]} polls with faulty neighbours, baseline ${baseline[$t]}" >&2
-    status=1
-  fi
+# Up to FAULT_WINDOWS windows; the check passes on the first one where every
+# healthy target reaches 75 % of its baseline. The faults are continuous (the
+# dead agents time out every poll, the slow walk never stops, the silent DNS
+# server never answers), so a daemon that lets them slow a healthy target
+# misses in every window; load from other processes on a small CI machine
+# (a parallel ctest, a compile) comes and goes within one.
+short() {  # the healthy targets below 75 % of their baseline in the last window
+  local t
+  for t in "${HEALTHY[@]}"; do
+    echo "with faults: $t=${base[$t]} (baseline ${baseline[$t]})" >&2
+    if [ $((base[$t] * 100)) -lt $((baseline[$t] * 75)) ]; then echo "$t"; fi
+  done
+}
+status=1
+for ((attempt = 1; attempt <= ${FAULT_WINDOWS:-3}; attempt++)); do
+  window
+  missed=$(short)
+  if [ -z "$missed" ]; then status=0; break; fi
+  echo "window $attempt: below 75 % of baseline: $missed (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 done
 scrape "$PORT" >"$WORK/phase2.txt"
 grep -E '^opticsd_(target_up|poll_errors_total|poll_duration_seconds_count)\{' "$WORK/phase2.txt" | sort

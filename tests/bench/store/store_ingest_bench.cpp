@@ -52,10 +52,10 @@ std::vector<Sample> makeCycle(std::int64_t ts_ms) {
     s.target = "leaf-" + std::to_string(m / 32);
     s.port = "Ethernet" + std::to_string(m % 32);
     s.timestamp_ms = ts_ms;
-    s.identity.vendor = "ACME";
-    s.identity.part_number = "OSFP-800G-DR8";
-    s.identity.serial = "SN" + std::to_string(m);
-    s.identity.media = "800GBASE-DR8";
+    s.mutableIdentity().vendor = "ACME";
+    s.mutableIdentity().part_number = "OSFP-800G-DR8";
+    s.mutableIdentity().serial = "SN" + std::to_string(m);
+    s.mutableIdentity().media = "800GBASE-DR8";
     for (std::size_t k = 0; k < kModuleMetricCount; ++k)
       s.module.set(static_cast<ModuleMetric>(k), 40.0 + m * 0.01 + k);
     s.fec.corrected_blocks_total = static_cast<std::uint64_t>(ts_ms);

@@ -24,7 +24,7 @@ void checkFinite(const opticsd::Sample& s) {
       if (v && !std::isfinite(*v)) std::abort();
     }
   }
-  for (const auto& t : s.lane_thresholds) {
+  for (const auto& t : s.shared_thresholds->lane) {
     if (t && ((t->low_alarm && !std::isfinite(*t->low_alarm)) || (t->high_alarm && !std::isfinite(*t->high_alarm)))) {
       std::abort();
     }

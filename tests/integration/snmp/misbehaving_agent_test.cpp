@@ -159,7 +159,7 @@ TEST_F(MisbehavingAgent, SixtyKilobyteStringsDoNotCrashAndAreCut) {
   // description matches but has no usable value; nothing may crash.
   for (const auto& s : bad.samples) {
     EXPECT_LE(s.port.size(), 255u);
-    EXPECT_LE(s.identity.serial.size(), 255u);
+    EXPECT_LE(s.identity().serial.size(), 255u);
   }
   for (const auto& e : bad.errors) EXPECT_LE(e.size(), 4096u) << "errors must not carry the 60 KB value";
   expectGoodUnaffected(good);

@@ -55,10 +55,10 @@ TEST(Plausibility, ImpossibleThresholdsGoAndAnEmptySetGoesWithThem) {
   Thresholds t;
   t.high_alarm = 1e30;
   t.low_alarm = 5.0;
-  s.thresholds(ModuleMetric::kTemperatureCelsius) = t;
+  s.mutableThresholds(ModuleMetric::kTemperatureCelsius) = t;
   Thresholds all_bad;
   all_bad.high_alarm = 1e9;
-  s.thresholds(LaneMetric::kTxBiasMilliamperes) = all_bad;
+  s.mutableThresholds(LaneMetric::kTxBiasMilliamperes) = all_bad;
   EXPECT_EQ(dropImplausibleValues(s), 2u);
   ASSERT_TRUE(s.thresholds(ModuleMetric::kTemperatureCelsius));
   EXPECT_FALSE(s.thresholds(ModuleMetric::kTemperatureCelsius)->high_alarm);

@@ -17,7 +17,7 @@ double dbm(double mw) { return 10 * std::log10(mw); }
 TEST(CmisActiveApplication, Osfp800gDr8RunsAllEightLanesThoughApplication1IsDr4) {
   const Sample s = decodeFixture("synthetic-cmis-osfp-800g-dr8");
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  const ModuleIdentity& id = s.identity;
+  const ModuleIdentity& id = s.identity();
   EXPECT_EQ(id.media, "800GBASE-DR8");  // AppSel 2 (media 56h), not Application 1 (400GBASE-DR4)
   EXPECT_DOUBLE_EQ(id.lane_rate_gbps.value_or(0), 100.0);
   EXPECT_EQ(id.modulation, Modulation::kPam4);
@@ -54,18 +54,18 @@ TEST(CmisActiveApplication, Osfp800gDr8RunsAllEightLanesThoughApplication1IsDr4)
 TEST(CmisActiveApplication, QsfpDdTwoDataPathsOf100gLr4) {
   const Sample s = decodeFixture("synthetic-cmis-qsfpdd-2x100g-lr4");
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  EXPECT_EQ(s.identity.media, "100GBASE-LR4");
-  EXPECT_DOUBLE_EQ(s.identity.lane_rate_gbps.value_or(0), 25.0);
-  EXPECT_EQ(s.identity.modulation, Modulation::kNrz);
-  ASSERT_EQ(s.identity.data_paths.size(), 2u);
-  EXPECT_EQ(s.identity.data_paths[0].first_host_lane, 1);
-  EXPECT_EQ(s.identity.data_paths[0].first_media_lane, 1);
-  EXPECT_EQ(s.identity.data_paths[0].media_lane_count, 4);
-  EXPECT_EQ(s.identity.data_paths[1].app_sel, 1);
-  EXPECT_EQ(s.identity.data_paths[1].first_host_lane, 5);   // DataPathID 4
-  EXPECT_EQ(s.identity.data_paths[1].first_media_lane, 5);  // 2nd set bit of media assignment 11h
-  EXPECT_EQ(s.identity.data_paths[1].media_lane_count, 4);
-  EXPECT_EQ(s.identity.media_lane_count, 8);
+  EXPECT_EQ(s.identity().media, "100GBASE-LR4");
+  EXPECT_DOUBLE_EQ(s.identity().lane_rate_gbps.value_or(0), 25.0);
+  EXPECT_EQ(s.identity().modulation, Modulation::kNrz);
+  ASSERT_EQ(s.identity().data_paths.size(), 2u);
+  EXPECT_EQ(s.identity().data_paths[0].first_host_lane, 1);
+  EXPECT_EQ(s.identity().data_paths[0].first_media_lane, 1);
+  EXPECT_EQ(s.identity().data_paths[0].media_lane_count, 4);
+  EXPECT_EQ(s.identity().data_paths[1].app_sel, 1);
+  EXPECT_EQ(s.identity().data_paths[1].first_host_lane, 5);   // DataPathID 4
+  EXPECT_EQ(s.identity().data_paths[1].first_media_lane, 5);  // 2nd set bit of media assignment 11h
+  EXPECT_EQ(s.identity().data_paths[1].media_lane_count, 4);
+  EXPECT_EQ(s.identity().media_lane_count, 8);
   ASSERT_EQ(s.lanes.size(), 8u);
   for (std::size_t n = 1; n <= 8; ++n) {
     SCOPED_TRACE(n);
@@ -81,10 +81,10 @@ TEST(CmisActiveApplication, QsfpDdTwoDataPathsOf100gLr4) {
 TEST(CmisActiveApplication, Aec2x400gFlagsOnEveryLaneAndNoInventedValues) {
   const Sample s = decodeFixture("synthetic-cmis-aec-2x400g");
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  EXPECT_EQ(s.identity.media, "active copper");
-  EXPECT_DOUBLE_EQ(s.identity.lane_rate_gbps.value_or(0), 100.0);  // host 400GAUI-4-S: media ID gives no rate
-  ASSERT_EQ(s.identity.data_paths.size(), 2u);
-  EXPECT_EQ(s.identity.data_paths[1].first_media_lane, 5);
+  EXPECT_EQ(s.identity().media, "active copper");
+  EXPECT_DOUBLE_EQ(s.identity().lane_rate_gbps.value_or(0), 100.0);  // host 400GAUI-4-S: media ID gives no rate
+  ASSERT_EQ(s.identity().data_paths.size(), 2u);
+  EXPECT_EQ(s.identity().data_paths[1].first_media_lane, 5);
   ASSERT_EQ(s.lanes.size(), 8u);
   for (std::size_t n = 1; n <= 8; ++n) {
     SCOPED_TRACE(n);
@@ -108,7 +108,7 @@ TEST(CmisActiveApplication, OnlyTheSecondDr4InstanceActive) {
   m.write(kI2cAddressA0, 0, 0x11, 206, acs);
   Sample s;
   decodeModule(m, s);
-  EXPECT_EQ(s.identity.media, "400GBASE-DR4");
+  EXPECT_EQ(s.identity().media, "400GBASE-DR4");
   ASSERT_EQ(s.lanes.size(), 4u);
   EXPECT_EQ(s.lanes[0].number, 5);
   EXPECT_EQ(s.lanes[3].number, 8);
@@ -125,7 +125,7 @@ TEST(CmisActiveApplication, AppSelNamingNoDescriptorIsAnIssueNotALane) {
   ASSERT_FALSE(s.issues.empty());
   EXPECT_EQ(s.issues[0], "host lane 1: active AppSel 9 names no advertised Application");
   EXPECT_TRUE(s.lanes.empty());
-  EXPECT_TRUE(s.identity.media.empty());
+  EXPECT_TRUE(s.identity().media.empty());
 }
 
 }  // namespace
@@ -137,12 +137,12 @@ namespace {
 TEST(Cmis4Golden, AuxLaserTemperatureAndTecCurrentWithThresholds) {
   const Sample s = decodeFixture("synthetic-cmis4-400g-fr4-aux");
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  EXPECT_EQ(s.identity.spec_revision, "CMIS 4.0");
-  EXPECT_EQ(s.identity.media, "400G-FR4");
-  EXPECT_EQ(s.identity.default_application, false);
-  ASSERT_EQ(s.identity.data_paths.size(), 1u);
-  EXPECT_EQ(s.identity.data_paths[0].host_lane_count, 8);
-  EXPECT_EQ(s.identity.data_paths[0].media_lane_count, 4);
+  EXPECT_EQ(s.identity().spec_revision, "CMIS 4.0");
+  EXPECT_EQ(s.identity().media, "400G-FR4");
+  EXPECT_EQ(s.identity().default_application, false);
+  ASSERT_EQ(s.identity().data_paths.size(), 1u);
+  EXPECT_EQ(s.identity().data_paths[0].host_lane_count, 8);
+  EXPECT_EQ(s.identity().data_paths[0].media_lane_count, 4);
 
   EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kLaserTemperatureCelsius], 45.5);  // Aux2: 11648 / 256
   EXPECT_NEAR(*s.module[ModuleMetric::kTecCurrentPercent], -10.0009, 1e-4);   // Aux1: -3277 x 100 / 32767

@@ -18,9 +18,9 @@ TEST(CoherentVdm, Zr400GroupTwoObservablesReachTheCatalogue) {
   Sample s;
   decodeModule(memory, s);
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  EXPECT_EQ(s.identity.media, "400ZR");
-  ASSERT_EQ(s.identity.data_paths.size(), 1u);
-  EXPECT_EQ(s.identity.data_paths[0].media_lane_count, 1);
+  EXPECT_EQ(s.identity().media, "400ZR");
+  ASSERT_EQ(s.identity().data_paths.size(), 1u);
+  EXPECT_EQ(s.identity().data_paths[0].media_lane_count, 1);
   ASSERT_EQ(s.lanes.size(), 1u);  // one coherent media lane for 8 host lanes
 
   auto v = [&](LaneMetric m) { return lane(s, 1, m); };

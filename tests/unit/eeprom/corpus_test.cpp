@@ -76,15 +76,15 @@ TEST(EepromCorpus, MatchesSonicOracle) {
     const Sample s = decodePath(hex);
 
     const auto& id = oracle.at("identity");
-    EXPECT_EQ(s.identity.vendor, rtrim(id.at("manufacturer")));
-    EXPECT_EQ(s.identity.part_number, rtrim(id.at("model")));
-    EXPECT_EQ(s.identity.serial, rtrim(id.at("serial")));
-    EXPECT_EQ(s.identity.revision, rtrim(id.at("vendor_rev")));
-    EXPECT_EQ(s.identity.connector, id.at("connector").get<std::string>());
-    EXPECT_EQ(s.identity.date_code, rtrim(id.at("vendor_date")));
+    EXPECT_EQ(s.identity().vendor, rtrim(id.at("manufacturer")));
+    EXPECT_EQ(s.identity().part_number, rtrim(id.at("model")));
+    EXPECT_EQ(s.identity().serial, rtrim(id.at("serial")));
+    EXPECT_EQ(s.identity().revision, rtrim(id.at("vendor_rev")));
+    EXPECT_EQ(s.identity().connector, id.at("connector").get<std::string>());
+    EXPECT_EQ(s.identity().date_code, rtrim(id.at("vendor_date")));
     std::string oui = id.at("vendor_oui");
     std::replace(oui.begin(), oui.end(), '-', ':');
-    EXPECT_EQ(s.identity.vendor_oui, oui);
+    EXPECT_EQ(s.identity().vendor_oui, oui);
     ++compared;
 
     const auto& dom = oracle.at("dom");
@@ -145,36 +145,36 @@ TEST(EepromCorpus, MatchesGoEthtoolAssertions) {
       auto dbm = [](double mw) { return 10 * std::log10(mw); };
       bool known = true;
       if (key == "eeprom.GetVendorName") {
-        EXPECT_EQ(s.identity.vendor, value);
+        EXPECT_EQ(s.identity().vendor, value);
       } else if (key == "eeprom.GetVendorPN") {
-        EXPECT_EQ(s.identity.part_number, value);
+        EXPECT_EQ(s.identity().part_number, value);
       } else if (key == "eeprom.GetVendorRev") {
-        EXPECT_EQ(s.identity.revision, value);
+        EXPECT_EQ(s.identity().revision, value);
       } else if (key == "eeprom.GetVendorSN") {
-        EXPECT_EQ(s.identity.serial, value);
+        EXPECT_EQ(s.identity().serial, value);
       } else if (key == "eeprom.GetVendorOUI().String()") {
         std::string lower = value;
         for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        EXPECT_EQ(s.identity.vendor_oui, lower);
+        EXPECT_EQ(s.identity().vendor_oui, lower);
       } else if (key == "eeprom.GetWavelength") {
-        EXPECT_NEAR(s.identity.wavelength_nm.value_or(-1), number, 1e-6);
+        EXPECT_NEAR(s.identity().wavelength_nm.value_or(-1), number, 1e-6);
       } else if (key == "eeprom.Wavelength") {
-        EXPECT_FALSE(s.identity.wavelength_nm);  // 0: copper, no wavelength
+        EXPECT_FALSE(s.identity().wavelength_nm);  // 0: copper, no wavelength
       } else if (key == "eeprom.GetConnectorType().String") {
-        EXPECT_EQ(s.identity.connector, value);
+        EXPECT_EQ(s.identity().connector, value);
       } else if (key == "eeprom.GetIdentifier().String") {
-        EXPECT_EQ(s.identity.form_factor, value);
+        EXPECT_EQ(s.identity().form_factor, value);
       } else if (key == "eeprom.GetPowerClass().GetMaxPower") {
-        EXPECT_DOUBLE_EQ(s.identity.max_power_watts.value_or(-1), number);
+        EXPECT_DOUBLE_EQ(s.identity().max_power_watts.value_or(-1), number);
       } else if (key == "eeprom.GetDateCode (YYMMDD)") {
-        EXPECT_EQ(s.identity.date_code,
+        EXPECT_EQ(s.identity().date_code,
                   "20" + value.substr(0, 2) + "-" + value.substr(2, 2) + "-" + value.substr(4, 2));
       } else if (key == "len(lasers)") {
         EXPECT_EQ(s.lanes.size(), static_cast<std::size_t>(number));
       } else if (key == "eeprom.SupportsMonitoring") {
-        EXPECT_EQ(s.identity.has_diagnostics, value == "true");
+        EXPECT_EQ(s.identity().has_diagnostics, value == "true");
       } else if (key == "eeprom.SpecificationCompliance.IsNonOpticalImplementation") {
-        EXPECT_EQ(s.identity.passive_copper, value == "true");
+        EXPECT_EQ(s.identity().passive_copper, value == "true");
       } else if (key == "moduleTemp.GetValue formatted %.2f") {
         EXPECT_NEAR(*s.module[ModuleMetric::kTemperatureCelsius], number, 0.005);
       } else if (key == "moduleVoltage.GetValue formatted %.2f") {

@@ -16,7 +16,7 @@ constexpr double kDb = 1e-3;  // dBm tolerance: fixture mW values are rounded to
 TEST(Sff8472Golden, InternalCalibrationNegativeTemperatureAndDarkRx) {
   const Sample s = decodeFixture("synthetic-sfp-internal-cal");
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  const auto& id = s.identity;
+  const auto& id = s.identity();
   EXPECT_EQ(id.family, ModuleFamily::kSff8472);
   EXPECT_EQ(id.form_factor, "SFP");
   EXPECT_EQ(id.vendor, "ACME OPTICS");  // trailing padding trimmed
@@ -70,8 +70,8 @@ TEST(Sff8472Golden, InternalCalibrationNegativeTemperatureAndDarkRx) {
 TEST(Sff8472Golden, ExternalCalibrationAppliesSlopesOffsetsAndPolynomial) {
   const Sample s = decodeFixture("synthetic-sfp-external-cal");
   EXPECT_TRUE(s.issues.empty());
-  EXPECT_EQ(s.identity.media, "10GBASE-LR");
-  EXPECT_DOUBLE_EQ(s.identity.wavelength_nm.value_or(0), 1310.0);
+  EXPECT_EQ(s.identity().media, "10GBASE-LR");
+  EXPECT_DOUBLE_EQ(s.identity().wavelength_nm.value_or(0), 1310.0);
   // T = 1.0 x 6400 + (-2560) = 3840 -> 15.0 degC
   EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kTemperatureCelsius], 15.0);
   // V = 1.0 x 32000 + 1000 = 33000 -> 3.3 V
@@ -93,12 +93,12 @@ TEST(Sff8472Golden, ExternalCalibrationAppliesSlopesOffsetsAndPolynomial) {
 TEST(Sff8472Golden, NoDdmPassiveCopper) {
   const Sample s = decodeFixture("synthetic-sfp-no-ddm");
   EXPECT_TRUE(s.issues.empty());
-  EXPECT_EQ(s.identity.has_diagnostics, false);
-  EXPECT_EQ(s.identity.passive_copper, true);
-  EXPECT_EQ(s.identity.media, "passive copper");
-  EXPECT_EQ(s.identity.connector, "Copper pigtail");
-  EXPECT_DOUBLE_EQ(s.identity.cable_length_m.value_or(0), 3.0);
-  EXPECT_FALSE(s.identity.wavelength_nm);
+  EXPECT_EQ(s.identity().has_diagnostics, false);
+  EXPECT_EQ(s.identity().passive_copper, true);
+  EXPECT_EQ(s.identity().media, "passive copper");
+  EXPECT_EQ(s.identity().connector, "Copper pigtail");
+  EXPECT_DOUBLE_EQ(s.identity().cable_length_m.value_or(0), 3.0);
+  EXPECT_FALSE(s.identity().wavelength_nm);
   EXPECT_TRUE(s.module.empty());
   ASSERT_EQ(s.lanes.size(), 1u);
   EXPECT_TRUE(s.lanes[0].values.empty());
@@ -110,7 +110,7 @@ TEST(Sff8636Golden, PagedQsfp28) {
   Sample s;
   decodeModule(memory, s);
   EXPECT_TRUE(s.issues.empty());
-  const auto& id = s.identity;
+  const auto& id = s.identity();
   EXPECT_EQ(id.family, ModuleFamily::kSff8636);
   EXPECT_EQ(id.form_factor, "QSFP28");
   EXPECT_EQ(id.media, "100GBASE-SR4");  // byte 131 bit 7 -> byte 192 = 02h
@@ -179,7 +179,7 @@ TEST(CmisGolden, QsfpDd400gDr4WithVdm) {
   Sample s;
   decodeModule(memory, s);
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  const auto& id = s.identity;
+  const auto& id = s.identity();
   EXPECT_EQ(id.family, ModuleFamily::kCmis);
   EXPECT_EQ(id.form_factor, "QSFP-DD");
   EXPECT_EQ(id.spec_revision, "CMIS 5.0");
@@ -276,8 +276,8 @@ TEST(CmisGolden, TwoBanksGiveSixteenLanes) {
   Sample s;
   decodeModule(memory, s);
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  EXPECT_EQ(s.identity.form_factor, "OSFP");
-  EXPECT_EQ(s.identity.media, "800G-SR8");
+  EXPECT_EQ(s.identity().form_factor, "OSFP");
+  EXPECT_EQ(s.identity().media, "800G-SR8");
   ASSERT_EQ(s.lanes.size(), 16u);
   EXPECT_EQ(s.lanes[15].number, 16);
   EXPECT_EQ(s.lanes[5].status.data_path_state, 1);  // byte 130 bits 7-4
@@ -309,13 +309,13 @@ TEST(CmisGolden, FlatMemoryPassiveCopper) {
   Sample s;
   decodeModule(memory, s);
   EXPECT_TRUE(s.issues.empty()) << s.issues.front();
-  EXPECT_EQ(s.identity.media, "passive copper");
-  EXPECT_EQ(s.identity.passive_copper, true);
-  EXPECT_EQ(s.identity.has_diagnostics, false);
-  EXPECT_EQ(s.identity.connector, "No separable connector");
-  EXPECT_DOUBLE_EQ(s.identity.cable_length_m.value_or(0), 2.5);   // 0x19: 25 x 0.1 m
-  EXPECT_DOUBLE_EQ(s.identity.lane_rate_gbps.value_or(0), 50.0);  // host 400G CR8
-  EXPECT_FALSE(s.module[ModuleMetric::kTemperatureCelsius]);      // flat, reads 0: not implemented
+  EXPECT_EQ(s.identity().media, "passive copper");
+  EXPECT_EQ(s.identity().passive_copper, true);
+  EXPECT_EQ(s.identity().has_diagnostics, false);
+  EXPECT_EQ(s.identity().connector, "No separable connector");
+  EXPECT_DOUBLE_EQ(s.identity().cable_length_m.value_or(0), 2.5);   // 0x19: 25 x 0.1 m
+  EXPECT_DOUBLE_EQ(s.identity().lane_rate_gbps.value_or(0), 50.0);  // host 400G CR8
+  EXPECT_FALSE(s.module[ModuleMetric::kTemperatureCelsius]);        // flat, reads 0: not implemented
   EXPECT_EQ(s.lanes.size(), 8u);
   EXPECT_TRUE(advertisedPages(memory).empty());  // flat memory: no upper pages to ask for
 }

@@ -115,7 +115,7 @@ TEST(EthtoolHex, SfpLinearLayoutDecodesLikeTheFixture) {
   decodeModule(parsed->memory, s);
   EXPECT_TRUE(s.issues.empty());
   EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kTemperatureCelsius], -5.5);
-  EXPECT_EQ(s.identity.part_number, "SFP-10G-SR");
+  EXPECT_EQ(s.identity().part_number, "SFP-10G-SR");
 }
 
 TEST(RawBinary, Qsfp640BytesPutsPage03AtOffset512) {

@@ -64,8 +64,8 @@ TEST(Identification, UnknownTypeIsNamedNotGuessed) {
     char want[40];
     std::snprintf(want, sizeof want, "unsupported module type 0x%02x", id);
     EXPECT_EQ(s.issues[0], want);
-    EXPECT_EQ(s.identity.family, ModuleFamily::kUnknown);
-    EXPECT_EQ(s.identity.sff8024_identifier, id);
+    EXPECT_EQ(s.identity().family, ModuleFamily::kUnknown);
+    EXPECT_EQ(s.identity().sff8024_identifier, id);
     EXPECT_TRUE(s.lanes.empty());
   }
 }
@@ -93,10 +93,10 @@ TEST(ErasedPages, AllZeroAndAllFfDecodeSafely) {
       Sample s;
       decodeModule(m, s);
       expectAllFinite(s);
-      EXPECT_NE(s.identity.family, ModuleFamily::kUnknown);
-      for (char c : s.identity.vendor) EXPECT_TRUE(c >= 0x20 && c < 0x7f);
+      EXPECT_NE(s.identity().family, ModuleFamily::kUnknown);
+      for (char c : s.identity().vendor) EXPECT_TRUE(c >= 0x20 && c < 0x7f);
       if (fill == 0xFF) {
-        EXPECT_EQ(s.identity.vendor.substr(0, 4), "\\xff");
+        EXPECT_EQ(s.identity().vendor.substr(0, 4), "\\xff");
       }
       for (const auto& lane : s.lanes) {
         if (auto rx = lane.values[LaneMetric::kRxPowerDbm]; rx && fill == 0x00) {
@@ -116,7 +116,7 @@ TEST(Truncated, SfpWithoutA2SaysSoAndKeepsIdentity) {
   }
   Sample s;
   decodeModule(a0_only, s);
-  EXPECT_EQ(s.identity.part_number, "SFP-10G-SR");
+  EXPECT_EQ(s.identity().part_number, "SFP-10G-SR");
   ASSERT_EQ(s.issues.size(), 1u);
   EXPECT_NE(s.issues[0].find("A2h"), std::string::npos);
   EXPECT_FALSE(s.module[ModuleMetric::kTemperatureCelsius]);
@@ -146,15 +146,15 @@ TEST(Reuse, SecondDecodeLeavesNothingBehind) {
   s.port = "Ethernet1";
   decodeModule(loadFixture("synthetic-cmis-400g-dr4"), s);
   ASSERT_EQ(s.lanes.size(), 4u);
-  ASSERT_FALSE(s.identity.applications.empty());
+  ASSERT_FALSE(s.identity().applications.empty());
   decodeModule(loadFixture("synthetic-sfp-no-ddm"), s);
   EXPECT_EQ(s.target, "sw1");
   EXPECT_EQ(s.port, "Ethernet1");
   EXPECT_EQ(s.lanes.size(), 1u);
   EXPECT_TRUE(s.module.empty());
-  EXPECT_TRUE(s.identity.firmware_version.empty());
-  EXPECT_TRUE(s.identity.applications.empty());
-  EXPECT_TRUE(s.identity.data_paths.empty());
+  EXPECT_TRUE(s.identity().firmware_version.empty());
+  EXPECT_TRUE(s.identity().applications.empty());
+  EXPECT_TRUE(s.identity().data_paths.empty());
   EXPECT_FALSE(s.thresholds(LaneMetric::kPreFecBerRatio));
   EXPECT_FALSE(s.module_flags[0]);
 }
@@ -197,7 +197,7 @@ std::string describe(const Sample& s) {
                  (f->low_warning ? "V" : "v"));
     out += "\n";
   };
-  const ModuleIdentity& id = s.identity;
+  const ModuleIdentity& id = s.identity();
   out += std::string(toString(id.family)) + "|" + id.form_factor + "|" + id.media + "|" + id.vendor + "|" +
          id.vendor_oui + "|" + id.part_number + "|" + id.revision + "|" + id.serial + "|" + id.date_code + "|" +
          id.connector + "|" + id.firmware_version + "|" + id.spec_revision + "|" +
@@ -207,10 +207,10 @@ std::string describe(const Sample& s) {
   opt("ddm", id.has_diagnostics), opt("passive", id.passive_copper);
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
     opt("module", s.module[static_cast<ModuleMetric>(i)]);
-    thresholds(s.module_thresholds[i]);
+    thresholds(s.shared_thresholds->module[i]);
     flags(s.module_flags[i]);
   }
-  for (const auto& t : s.lane_thresholds) thresholds(t);
+  for (const auto& t : s.shared_thresholds->lane) thresholds(t);
   for (const auto& lane : s.lanes) {
     out += "lane " + std::to_string(lane.number) + "\n";
     for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
@@ -266,22 +266,22 @@ TEST(DecodeFields, Sff8472RateEncodingAndLinkLengths) {
   m.write(kI2cAddressA0, 0, 0, 11, bytes);
   Sample s;
   decodeModule(m, s);
-  EXPECT_EQ(s.identity.encoding, "64B/66B");                                      // byte 11 = 06h (SFF-8472)
-  EXPECT_NEAR(s.identity.nominal_signalling_rate_gbaud.value_or(0), 10.3, 1e-9);  // 103 x 100 MBd
-  EXPECT_DOUBLE_EQ(s.identity.link_lengths.smf_m.value_or(0), 10000.0);           // byte 15 = 100 x 100 m
-  EXPECT_DOUBLE_EQ(s.identity.link_lengths.om2_m.value_or(0), 300.0);             // byte 16 = 30 x 10 m
-  EXPECT_FALSE(s.identity.link_lengths.om1_m);                                    // 0: not given
-  EXPECT_FALSE(s.identity.link_lengths.om4_m);
-  EXPECT_DOUBLE_EQ(s.identity.link_lengths.om3_m.value_or(0), 400.0);  // byte 19 = 40 x 10 m
-  EXPECT_TRUE(s.identity.hardware_revision.empty());                   // CMIS only
+  EXPECT_EQ(s.identity().encoding, "64B/66B");                                      // byte 11 = 06h (SFF-8472)
+  EXPECT_NEAR(s.identity().nominal_signalling_rate_gbaud.value_or(0), 10.3, 1e-9);  // 103 x 100 MBd
+  EXPECT_DOUBLE_EQ(s.identity().link_lengths.smf_m.value_or(0), 10000.0);           // byte 15 = 100 x 100 m
+  EXPECT_DOUBLE_EQ(s.identity().link_lengths.om2_m.value_or(0), 300.0);             // byte 16 = 30 x 10 m
+  EXPECT_FALSE(s.identity().link_lengths.om1_m);                                    // 0: not given
+  EXPECT_FALSE(s.identity().link_lengths.om4_m);
+  EXPECT_DOUBLE_EQ(s.identity().link_lengths.om3_m.value_or(0), 400.0);  // byte 19 = 40 x 10 m
+  EXPECT_TRUE(s.identity().hardware_revision.empty());                   // CMIS only
 }
 
 TEST(DecodeFields, Sff8636EncodingRateAndTechnology) {
   const Sample s = decodeFixture("synthetic-qsfp28-sr4");
-  EXPECT_EQ(s.identity.encoding, "64B/66B");  // byte 139 = 05h in SFF-8636's reading
-  EXPECT_NEAR(s.identity.nominal_signalling_rate_gbaud.value_or(0), 25.75, 1e-9);  // FFh: byte 222 = 103 x 250 MBd
-  EXPECT_EQ(s.identity.media_technology, "850 nm VCSEL");                          // byte 147 bits 7-4 = 0
-  EXPECT_FALSE(s.identity.link_lengths.smf_m);
+  EXPECT_EQ(s.identity().encoding, "64B/66B");  // byte 139 = 05h in SFF-8636's reading
+  EXPECT_NEAR(s.identity().nominal_signalling_rate_gbaud.value_or(0), 25.75, 1e-9);  // FFh: byte 222 = 103 x 250 MBd
+  EXPECT_EQ(s.identity().media_technology, "850 nm VCSEL");                          // byte 147 bits 7-4 = 0
+  EXPECT_FALSE(s.identity().link_lengths.smf_m);
 }
 
 TEST(DecodeFields, CmisHardwareRevisionTechnologyLengthsAndVdmFlag) {
@@ -290,13 +290,13 @@ TEST(DecodeFields, CmisHardwareRevisionTechnologyLengthsAndVdmFlag) {
   m.write(kI2cAddressA0, 0, 0x01, 130, hw);
   Sample s;
   decodeModule(m, s);
-  EXPECT_EQ(s.identity.hardware_revision, "3.1");
-  EXPECT_EQ(s.identity.media_technology, "1310 nm EML");  // byte 212 = 06h
-  EXPECT_DOUBLE_EQ(s.identity.link_lengths.smf_m.value_or(0), 10000.0);
-  EXPECT_FALSE(s.identity.link_lengths.om5_m);  // byte 133 = 0
-  EXPECT_EQ(s.identity.vdm_supported, true);    // page 01h byte 142 bit 6
-  EXPECT_FALSE(s.identity.nominal_signalling_rate_gbaud);
-  EXPECT_EQ(decodeFixture("synthetic-cmis-osfp-2banks").identity.vdm_supported, false);
+  EXPECT_EQ(s.identity().hardware_revision, "3.1");
+  EXPECT_EQ(s.identity().media_technology, "1310 nm EML");  // byte 212 = 06h
+  EXPECT_DOUBLE_EQ(s.identity().link_lengths.smf_m.value_or(0), 10000.0);
+  EXPECT_FALSE(s.identity().link_lengths.om5_m);  // byte 133 = 0
+  EXPECT_EQ(s.identity().vdm_supported, true);    // page 01h byte 142 bit 6
+  EXPECT_FALSE(s.identity().nominal_signalling_rate_gbaud);
+  EXPECT_EQ(decodeFixture("synthetic-cmis-osfp-2banks").identity().vdm_supported, false);
 }
 
 }  // namespace

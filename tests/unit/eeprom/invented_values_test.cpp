@@ -106,8 +106,8 @@ TEST(InventedValues, MaxPowerZeroIsNotGiven) {
   cmis.write(kI2cAddressA0, 0, 0, 201, std::span(&zero, 1));
   Sample s;
   decodeModule(cmis, s);
-  EXPECT_FALSE(s.identity.max_power_watts);
-  EXPECT_EQ(s.identity.power_class, 6);
+  EXPECT_FALSE(s.identity().max_power_watts);
+  EXPECT_EQ(s.identity().power_class, 6);
 
   // SFF-8636 power class 8 (byte 129 bit 5) with byte 107 = 0, then 50 (5.0 W).
   ModuleMemory qsfp = loadFixture("synthetic-qsfp28-sr4");
@@ -115,12 +115,12 @@ TEST(InventedValues, MaxPowerZeroIsNotGiven) {
   qsfp.write(kI2cAddressA0, 0, 0, 129, std::span(&class8, 1));
   qsfp.write(kI2cAddressA0, 0, 0, 107, std::span(&zero, 1));
   decodeModule(qsfp, s);
-  EXPECT_EQ(s.identity.power_class, 8);
-  EXPECT_FALSE(s.identity.max_power_watts);
+  EXPECT_EQ(s.identity().power_class, 8);
+  EXPECT_FALSE(s.identity().max_power_watts);
   const std::uint8_t fifty = 50;
   qsfp.write(kI2cAddressA0, 0, 0, 107, std::span(&fifty, 1));
   decodeModule(qsfp, s);
-  EXPECT_DOUBLE_EQ(s.identity.max_power_watts.value_or(0), 5.0);
+  EXPECT_DOUBLE_EQ(s.identity().max_power_watts.value_or(0), 5.0);
 }
 
 }  // namespace

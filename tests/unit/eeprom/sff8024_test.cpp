@@ -39,10 +39,10 @@ TEST(Sff8024, CmisModuleAdvertising800gDr8) {
   m.write(kI2cAddressA0, 0, 0, 86, app);
   Sample s;
   decodeModule(m, s);
-  EXPECT_EQ(s.identity.media, "800GBASE-DR8");
-  ASSERT_TRUE(s.identity.lane_rate_gbps);
-  EXPECT_DOUBLE_EQ(*s.identity.lane_rate_gbps, 100.0);
-  EXPECT_EQ(s.identity.modulation, Modulation::kPam4);
+  EXPECT_EQ(s.identity().media, "800GBASE-DR8");
+  ASSERT_TRUE(s.identity().lane_rate_gbps);
+  EXPECT_DOUBLE_EQ(*s.identity().lane_rate_gbps, 100.0);
+  EXPECT_EQ(s.identity().modulation, Modulation::kPam4);
   EXPECT_EQ(s.lanes.size(), 8u);
 }
 

@@ -22,13 +22,14 @@ Sample everythingModule(const std::string& port) {
   Sample s;
   s.target = "leaf-1";
   s.port = port;
-  s.identity.vendor = "ACME";
+  s.mutableIdentity().vendor = "ACME";
   for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
     s.module.set(static_cast<ModuleMetric>(i), 1.5);
-    s.module_thresholds[i] = Thresholds{2.0, 1.8, 0.2, 0.1};
+    s.shared_thresholds.mutate().module[i] = Thresholds{2.0, 1.8, 0.2, 0.1};
     s.module_flags[i] = AlarmFlags{};
   }
-  for (std::size_t i = 0; i < kLaneMetricCount; ++i) s.lane_thresholds[i] = Thresholds{2.0, 1.8, 0.2, 0.1};
+  for (std::size_t i = 0; i < kLaneMetricCount; ++i)
+    s.shared_thresholds.mutate().lane[i] = Thresholds{2.0, 1.8, 0.2, 0.1};
   for (std::uint16_t n = 1; n <= kLanes; ++n) {
     Lane lane;
     lane.number = n;

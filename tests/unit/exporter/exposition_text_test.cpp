@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -23,17 +24,17 @@ LatestSamples::Snapshot awkwardFleet(LatestSamples& cache) {
       Sample s;
       s.port = p == 4 ? "Ethernet1" : "Ethernet" + std::to_string(p) + (p == 2 ? "\"\\\xFF" : "");
       s.module_present = p != 3;
-      s.identity.family = static_cast<ModuleFamily>(p % 4);
-      s.identity.vendor = "V\"e\\n\xC3\xA9\xFF";
-      s.identity.serial = std::string(p * 100, 'S');
-      s.identity.modulation = static_cast<Modulation>(p % 3);
+      s.mutableIdentity().family = static_cast<ModuleFamily>(p % 4);
+      s.mutableIdentity().vendor = "V\"e\\n\xC3\xA9\xFF";
+      s.mutableIdentity().serial = std::string(p * 100, 'S');
+      s.mutableIdentity().modulation = static_cast<Modulation>(p % 3);
       for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
         if ((i + p) % 2) s.module.set(static_cast<ModuleMetric>(i), -1.5e-13 * (i + 1) * (p + 1));
-        if ((i + p) % 3 == 0) s.module_thresholds[i] = Thresholds{1e20, 0.1, std::nullopt, -273.15};
+        if ((i + p) % 3 == 0) s.shared_thresholds.mutate().module[i] = Thresholds{1e20, 0.1, std::nullopt, -273.15};
         if ((i + p) % 4 == 0) s.module_flags[i] = AlarmFlags{true, false, true, false};
       }
       for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
-        if ((i + p) % 2) s.lane_thresholds[i] = Thresholds{3.3, std::nullopt, 2.97, 123456789.123};
+        if ((i + p) % 2) s.shared_thresholds.mutate().lane[i] = Thresholds{3.3, std::nullopt, 2.97, 123456789.123};
       }
       for (std::uint16_t n = 1; n <= 8; ++n) {
         Lane lane;
@@ -151,6 +152,25 @@ TEST(ExpositionText, SlicesOfFamiliesInOrderMakeTheSameText) {
     }
     EXPECT_EQ(sliced, whole) << "slices of " << step << " families";
   }
+}
+
+TEST(ExpositionText, SeriesCountsAreTheLinesOfEachFamily) {
+  LatestSamples cache;
+  const auto snapshot = awkwardFleet(cache);
+  for (const SeriesSelection selection : {SeriesSelection{}, SeriesSelection{nullptr, true, false}}) {
+    const std::vector<std::string> bodies = sampleFamilyBodies(snapshot, selection);
+    const std::vector<std::size_t> counts = sampleFamilySeriesCounts(snapshot, selection);
+    ASSERT_EQ(counts.size(), sampleFamilyCount());
+    std::size_t empty = 0;
+    for (std::size_t f = 0; f < counts.size(); ++f) {
+      EXPECT_EQ(counts[f], static_cast<std::size_t>(std::count(bodies[f].begin(), bodies[f].end(), '\n')))
+          << "family " << f;
+      empty += counts[f] == 0 ? 1 : 0;
+    }
+    EXPECT_GT(empty, 0u);  // some families have no series: the plan skips them
+    EXPECT_LT(empty, counts.size());
+  }
+  EXPECT_EQ(sampleFamilySeriesCounts({}), std::vector<std::size_t>(sampleFamilyCount(), 0));
 }
 
 TEST(ExpositionText, EmptySnapshotAppendsNothing) {

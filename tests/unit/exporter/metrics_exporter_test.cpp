@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "daemon/exporter/exposition_text.hpp"
+#include "daemon/exporter/slice_plan.hpp"
 #include "exposition.hpp"
 
 namespace opticsd {
@@ -124,7 +125,7 @@ std::vector<Sample> switchModules(const std::string& target, int ports, double o
     Sample s;
     s.target = target;
     s.port = "Ethernet" + std::to_string(p);
-    s.identity.vendor = "ACME";
+    s.mutableIdentity().vendor = "ACME";
     s.module.set(ModuleMetric::kTemperatureCelsius, 40 + offset + p);
     s.fec.corrected_blocks_total = 1000 + p + static_cast<std::uint64_t>(offset);
     for (std::uint16_t l = 1; l <= 8; ++l) {
@@ -171,6 +172,29 @@ TEST(MetricsExporter, AWholeScrapeIsTheFleetsTextComposedOfPerTargetRendersInSma
   EXPECT_LE(largest, 16 * 1024u);  // what one connection holds at a time
   // A second scrape of the same polls gives the same bytes (from the shared renders).
   EXPECT_EQ((*exporter)->render(), text);
+}
+
+TEST(MetricsExporter, AWholeScrapeOfAFleetOfSeveralSlicesIsStillTheFleetsText) {
+  auto exporter = MetricsExporter::start(ephemeral(), "0.1.0");
+  ASSERT_TRUE(exporter) << exporter.error().message;
+  // 100 switches of 64 ports: 102,400 lane series, more than one slice holds.
+  for (int t = 1; t <= 100; ++t) {
+    const std::string name = "sw-" + std::to_string(t);
+    (*exporter)->samples().replaceTarget(name, switchModules(name, 64, t));
+  }
+  const SeriesSelection values{nullptr, true, false};
+  const auto snapshot = (*exporter)->samples().snapshot();
+  const std::vector<std::size_t> counts = sampleFamilySeriesCounts(snapshot, values);
+  std::size_t total = 0;
+  for (const std::size_t n : counts) total += n;
+  ASSERT_GT(planSlices(counts, sliceSeriesBound(total)).size(), 2u);
+
+  std::string expected;
+  appendSampleExposition(snapshot, expected, values);
+  const std::string text = (*exporter)->render();
+  ASSERT_GT(text.size(), expected.size());
+  EXPECT_TRUE(text.compare(0, expected.size(), expected) == 0);  // not printed whole: megabytes
+  EXPECT_THAT(text.substr(expected.size()), HasSubstr("opticsd_build_info{version=\"0.1.0\"} 1"));
 }
 
 TEST(MetricsExporter, AScrapeUnderWayPinsNoPollAndStillHasEverySeriesOnce) {

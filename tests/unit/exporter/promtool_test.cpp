@@ -45,12 +45,12 @@ std::vector<Sample> fullModules() {
     Sample s;
     s.port = "Ethernet" + std::to_string(p);
     s.module_present = p != 3;
-    s.identity.family = ModuleFamily::kCmis;
-    s.identity.vendor = "V\xFF\x01ndor\"\\";
-    s.identity.serial = std::string(300, '\xE9');
+    s.mutableIdentity().family = ModuleFamily::kCmis;
+    s.mutableIdentity().vendor = "V\xFF\x01ndor\"\\";
+    s.mutableIdentity().serial = std::string(300, '\xE9');
     for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
       s.module.set(static_cast<ModuleMetric>(i), 1e-9 * (i + 1));
-      s.module_thresholds[i] = Thresholds{4, 3, 2, 1};
+      s.shared_thresholds.mutate().module[i] = Thresholds{4, 3, 2, 1};
       s.module_flags[i] = AlarmFlags{true, false, true, false};
     }
     for (std::uint16_t n = 1; n <= 8; ++n) {
@@ -64,7 +64,7 @@ std::vector<Sample> fullModules() {
       s.lanes.push_back(lane);
       s.fec.lane_corrected_bits_total.push_back(n * 10u);
     }
-    for (std::size_t i = 0; i < kLaneMetricCount; ++i) s.lane_thresholds[i] = Thresholds{1, 2, 3, 4};
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) s.shared_thresholds.mutate().lane[i] = Thresholds{1, 2, 3, 4};
     s.fec.corrected_blocks_total = 1;
     s.fec.uncorrectable_blocks_total = 2;
     s.fec.corrected_bits_total = 3;

@@ -24,20 +24,20 @@ Sample handBuiltSample() {
   Sample s;
   s.target = "leaf-1";
   s.port = "Ethernet1/1";
-  s.identity.family = ModuleFamily::kCmis;
-  s.identity.form_factor = "QSFP-DD";
-  s.identity.media = "400GBASE-DR4";
-  s.identity.vendor = "ACME\xFF\xFEOPTICS";  // garbage bytes from a module EEPROM
-  s.identity.part_number = "QDD-400G-DR4";
-  s.identity.serial = "SN\"12\\3";  // quote and backslash must be escaped, not break the line
-  s.identity.revision = "A1";
-  s.identity.firmware_version = "4.2";
-  s.identity.modulation = Modulation::kPam4;
+  s.mutableIdentity().family = ModuleFamily::kCmis;
+  s.mutableIdentity().form_factor = "QSFP-DD";
+  s.mutableIdentity().media = "400GBASE-DR4";
+  s.mutableIdentity().vendor = "ACME\xFF\xFEOPTICS";  // garbage bytes from a module EEPROM
+  s.mutableIdentity().part_number = "QDD-400G-DR4";
+  s.mutableIdentity().serial = "SN\"12\\3";  // quote and backslash must be escaped, not break the line
+  s.mutableIdentity().revision = "A1";
+  s.mutableIdentity().firmware_version = "4.2";
+  s.mutableIdentity().modulation = Modulation::kPam4;
   s.module.set(ModuleMetric::kTemperatureCelsius, 45.5);
   // Vcc not reported.
-  s.thresholds(ModuleMetric::kTemperatureCelsius) = Thresholds{75, 70, std::nullopt, -5};
+  s.mutableThresholds(ModuleMetric::kTemperatureCelsius) = Thresholds{75, 70, std::nullopt, -5};
   s.module_flags[static_cast<std::size_t>(ModuleMetric::kTemperatureCelsius)] = AlarmFlags{false, false, true, false};
-  s.thresholds(LaneMetric::kRxPowerDbm) = Thresholds{3.4, 2.4, -10.4, -13.9};
+  s.mutableThresholds(LaneMetric::kRxPowerDbm) = Thresholds{3.4, 2.4, -10.4, -13.9};
 
   Lane l1;
   l1.number = 1;

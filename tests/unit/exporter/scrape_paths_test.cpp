@@ -23,7 +23,7 @@ std::vector<Sample> modules(const std::string& target, int count) {
     s.target = target;
     s.port = "Ethernet" + std::to_string(p);
     s.module.set(ModuleMetric::kTemperatureCelsius, 40 + p);
-    s.lane_thresholds[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)] = Thresholds{3.0, 2.0, -10.0, -13.0};
+    s.mutableThresholds(LaneMetric::kRxPowerDbm) = Thresholds{3.0, 2.0, -10.0, -13.0};
     Lane lane;
     lane.values.set(LaneMetric::kRxPowerDbm, -3.5);
     s.lanes.push_back(lane);

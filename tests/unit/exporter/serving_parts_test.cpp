@@ -157,18 +157,18 @@ TEST(RenderedTargets, WholeInstanceSlicesAreSharedWhileHeldAndKeptByNone) {
   LatestSamples::TargetSamples poll{"leaf-1", std::make_shared<const std::vector<Sample>>(std::vector<Sample>{s})};
 
   // The slices, put together family by family, are the target's whole render.
-  const std::size_t slices =
-      (sampleFamilyCount() + RenderedTargets::kSliceFamilies - 1) / RenderedTargets::kSliceFamilies;
+  constexpr std::size_t kStep = 8;
   FamilyTexts together(sampleFamilyCount());
   std::size_t non_empty_slices = 0;
-  for (std::size_t i = 0; i < slices; ++i) {
-    const auto slice = rendered.slice(poll, policy, i);
+  for (std::size_t first = 0; first < sampleFamilyCount(); first += kStep) {
+    const FamilyRange range{first, first + kStep};
+    const auto slice = rendered.slice(poll, policy, range);
     ASSERT_EQ(slice->size(), sampleFamilyCount());
     bool any = false;
     for (std::size_t f = 0; f < slice->size(); ++f) {
-      const bool inside = f / RenderedTargets::kSliceFamilies == i;
+      const bool inside = f >= range.first && f < range.end;
       if (!inside) {
-        EXPECT_EQ((*slice)[f], nullptr) << "family " << f << " of slice " << i;
+        EXPECT_EQ((*slice)[f], nullptr) << "family " << f << " of slice " << first;
       } else if ((*slice)[f]) {
         together[f] = (*slice)[f];
         any = true;
@@ -182,8 +182,9 @@ TEST(RenderedTargets, WholeInstanceSlicesAreSharedWhileHeldAndKeptByNone) {
   EXPECT_EQ(joined(together), whole);
 
   // Shared while a scrape holds it; gone once none does (not kept until the next poll).
-  auto held = rendered.slice(poll, policy, 0);
-  EXPECT_EQ(rendered.slice(poll, policy, 0), held);
+  auto held = rendered.slice(poll, policy, {0, kStep});
+  EXPECT_EQ(rendered.slice(poll, policy, {0, kStep}), held);
+  EXPECT_NE(rendered.slice(poll, policy, {0, kStep + 1}), held);  // another range is another slice
   const std::weak_ptr<const FamilyTexts> watch = held;
   together.clear();
   held.reset();
@@ -191,7 +192,7 @@ TEST(RenderedTargets, WholeInstanceSlicesAreSharedWhileHeldAndKeptByNone) {
 
   // A plain per-target scrape keeps the whole render: slices come from it.
   const auto families = rendered.families(poll, policy);
-  EXPECT_EQ(rendered.slice(poll, policy, 1), families);
+  EXPECT_EQ(rendered.slice(poll, policy, {kStep, 2 * kStep}), families);
 }
 
 }  // namespace

@@ -81,12 +81,12 @@ TEST(GnmiMapping, OpenConfigTransceiverOnItsInterfaceWithLanes) {
   ASSERT_EQ(samples.size(), 1u);
   const Sample& s = samples[0];
   EXPECT_EQ(s.port, "Ethernet1/1");
-  EXPECT_EQ(s.identity.form_factor, "OSFP");
-  EXPECT_EQ(s.identity.family, ModuleFamily::kCmis);
-  EXPECT_EQ(s.identity.media, "800GBASE-DR8");
-  EXPECT_EQ(s.identity.vendor, "ACME");
-  EXPECT_EQ(s.identity.part_number, "OSFP-800G-DR8");
-  EXPECT_EQ(s.identity.serial, "SN123");
+  EXPECT_EQ(s.identity().form_factor, "OSFP");
+  EXPECT_EQ(s.identity().family, ModuleFamily::kCmis);
+  EXPECT_EQ(s.identity().media, "800GBASE-DR8");
+  EXPECT_EQ(s.identity().vendor, "ACME");
+  EXPECT_EQ(s.identity().part_number, "OSFP-800G-DR8");
+  EXPECT_EQ(s.identity().serial, "SN123");
   EXPECT_TRUE(s.module_present);
   EXPECT_EQ(s.module[ModuleMetric::kTemperatureCelsius], 41.5);
   EXPECT_EQ(s.module[ModuleMetric::kSupplyVoltageVolts], 3.29);
@@ -294,7 +294,32 @@ TEST(GnmiMapping, ThresholdsBySeverity) {
   ASSERT_TRUE(temp);
   EXPECT_EQ(temp->high_alarm, 80.0);
   EXPECT_EQ(temp->high_warning, 70.0);
-  EXPECT_EQ(samples[0].identity.form_factor, "QSFP-DD");
+  EXPECT_EQ(samples[0].identity().form_factor, "QSFP-DD");
+}
+
+TEST(GnmiMapping, SnapshotsShareUnchangedIdentityAndThresholdsAndKeepWhatTheySaw) {
+  Mapping m("openconfig");
+  const std::string t = std::string(kComp) + "/transceiver/thresholds/threshold[severity=";
+  m.text(std::string(kComp) + "/transceiver/state/serial-no", "SN1");
+  m.num(t + "CRITICAL]/state/input-power-lower", -12.0);
+  const auto first = m.samples();
+  // The same values again (a SAMPLE subscription resends them): nothing is cloned.
+  m.text(std::string(kComp) + "/transceiver/state/serial-no", "SN1");
+  m.num(t + "CRITICAL]/state/input-power-lower", -12.0);
+  const auto second = m.samples();
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_TRUE(second[0].shared_identity.sharesWith(first[0].shared_identity));
+  EXPECT_TRUE(second[0].shared_thresholds.sharesWith(first[0].shared_thresholds));
+  // A swapped module: the next snapshot shows it, the earlier one is as it was.
+  m.text(std::string(kComp) + "/transceiver/state/serial-no", "SN2");
+  m.num(t + "CRITICAL]/state/input-power-lower", -14.0);
+  const auto third = m.samples();
+  ASSERT_EQ(third.size(), 1u);
+  EXPECT_EQ(third[0].identity().serial, "SN2");
+  EXPECT_EQ(third[0].thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -14.0);
+  EXPECT_EQ(first[0].identity().serial, "SN1");
+  EXPECT_EQ(first[0].thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -12.0);
 }
 
 TEST(GnmiMapping, ZeroPowerOnADownLinkIsDarkNotOneMilliwatt) {
@@ -406,7 +431,7 @@ TEST(GnmiMapping, SonicStateDbTablesWithTheLaneInTheFieldName) {
   auto s = m.samples();
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].port, "Ethernet0");
-  EXPECT_EQ(s[0].identity.vendor, "ACME");
+  EXPECT_EQ(s[0].identity().vendor, "ACME");
   EXPECT_EQ(s[0].link.up, false);
   ASSERT_EQ(s[0].lanes.size(), 1u);
   EXPECT_EQ(s[0].lanes[0].number, 3);

@@ -10,7 +10,7 @@ Sample port(std::int64_t t_ms, std::uint64_t corrected_bits, double speed_gbps =
   s.target = "host1";
   s.port = "eth2";
   s.timestamp_ms = t_ms;
-  s.identity.serial = "SN1";
+  s.mutableIdentity().serial = "SN1";
   s.fec.corrected_bits_total = corrected_bits;
   s.link.speed_gbps = speed_gbps;
   s.link.lanes = lanes;
@@ -139,11 +139,11 @@ TEST(FecBerDeriver, ModuleSwapRebaselines) {
   auto a = port(0, 1000);
   deriver.apply(a);
   auto swapped = port(1000, 5'000'000);
-  swapped.identity.serial = "SN2";
+  swapped.mutableIdentity().serial = "SN2";
   deriver.apply(swapped);
   EXPECT_FALSE(swapped.module[ModuleMetric::kPreFecBerRatio]);
   auto next = port(2000, 5'000'000);
-  next.identity.serial = "SN2";
+  next.mutableIdentity().serial = "SN2";
   deriver.apply(next);
   ASSERT_TRUE(next.module[ModuleMetric::kPreFecBerRatio]);
   EXPECT_EQ(*next.module[ModuleMetric::kPreFecBerRatio], 0.0);
@@ -189,6 +189,37 @@ TEST(FecBerDeriver, PortsAreIndependent) {
   EXPECT_FALSE(other.module[ModuleMetric::kPreFecBerRatio]);  // eth3's first sample
   deriver.forget("host1", "eth3");
   EXPECT_EQ(deriver.ports(), 1u);
+}
+
+// Ports are kept per target: forgetting one target keeps every port of the
+// others, a target whose name begins with it included, and their counters
+// still give a value at their next Sample.
+TEST(FecBerDeriver, ForgettingATargetKeepsTheOthersPorts) {
+  FecBerDeriver deriver;
+  for (const char* target : {"host1", "host10", "host1-b"}) {
+    for (const char* name : {"eth2", "eth3"}) {
+      auto s = port(0, 0);
+      s.target = target;
+      s.port = name;
+      deriver.apply(s);
+    }
+  }
+  EXPECT_EQ(deriver.ports(), 6u);
+  deriver.forgetTarget("host1");
+  EXPECT_EQ(deriver.ports(), 4u);
+  deriver.forget("host10", "eth3");
+  deriver.forget("host10", "eth9");  // never seen: nothing happens
+  deriver.forget("nohost", "eth2");
+  EXPECT_EQ(deriver.ports(), 3u);
+
+  auto kept = port(1000, 2'125'000);
+  kept.target = "host10";
+  deriver.apply(kept);
+  ASSERT_TRUE(kept.module[ModuleMetric::kPreFecBerRatio]);  // compared with its first Sample
+  auto forgotten = port(1000, 2'125'000);
+  deriver.apply(forgotten);  // host1 was forgotten: a first Sample again
+  EXPECT_FALSE(forgotten.module[ModuleMetric::kPreFecBerRatio]);
+  EXPECT_EQ(deriver.ports(), 4u);
 }
 
 TEST(FecBerDeriver, NoCountersNoState) {

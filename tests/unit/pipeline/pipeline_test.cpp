@@ -66,6 +66,31 @@ TEST_F(PipelineTest, StampsTargetAndTimeAndPublishes) {
   EXPECT_EQ(pipeline.cycles(), 1u);
 }
 
+// Without a history store nothing else takes a poll's Samples: they are
+// published as they came (the same buffer), not copied first, and without
+// the slack of a vector grown one push_back at a time.
+TEST_F(PipelineTest, WithoutAStoreAPollsSamplesArePublishedWithoutACopyOrSlack) {
+  pipeline.setTargets({"leaf-1", "leaf-2"});
+  auto exact = report("leaf-1", 3);
+  exact.result.samples.shrink_to_fit();
+  const Sample* polled = exact.result.samples.data();
+  pipeline.onReport(exact);
+  const std::vector<Sample>* published = publishedOf(latest, "leaf-1");
+  ASSERT_NE(published, nullptr);
+  EXPECT_EQ(published->data(), polled);
+  EXPECT_EQ(published->size(), 3u);
+  EXPECT_EQ(published->front().port, "Ethernet1");
+
+  auto grown = report("leaf-2", 5);
+  grown.result.samples.reserve(64);
+  pipeline.onReport(grown);
+  published = publishedOf(latest, "leaf-2");
+  ASSERT_NE(published, nullptr);
+  EXPECT_EQ(published->size(), 5u);
+  EXPECT_EQ(published->capacity(), 5u);
+  EXPECT_EQ(published->back().port, "Ethernet5");
+}
+
 constexpr std::int64_t kGoodMs = 1'700'000'000'000;
 constexpr std::int64_t kMinuteMs = 60'000;
 
@@ -316,11 +341,11 @@ TEST_F(PipelineTest, ImpossibleThresholdsAreCountedOncePerModuleButDroppedEveryP
   const auto poll = [&](const std::string& serial) {
     auto r = report("leaf-1", 1);
     Sample& s = r.result.samples[0];
-    s.identity.serial = serial;
+    s.mutableIdentity().serial = serial;
     Thresholds unused;
     unused.high_alarm = 65535.0;
     unused.high_warning = 65535.0;
-    s.thresholds(LaneMetric::kPreFecBerRatio) = unused;
+    s.mutableThresholds(LaneMetric::kPreFecBerRatio) = unused;
     pipeline.onReport(r);
     return staged.at(0);
   };

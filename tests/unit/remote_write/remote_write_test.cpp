@@ -32,7 +32,7 @@ std::vector<Sample> poll() {
     s.port = "Ethernet" + std::to_string(p);
     s.timestamp_ms = 1'700'000'000'000 + p;
     s.module.set(ModuleMetric::kTemperatureCelsius, 40);
-    s.lane_thresholds[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)] = Thresholds{3.0, 2.0, -10.0, -13.0};
+    s.mutableThresholds(LaneMetric::kRxPowerDbm) = Thresholds{3.0, 2.0, -10.0, -13.0};
     for (std::uint16_t n = 1; n <= 4; ++n) {
       Lane lane;
       lane.number = n;

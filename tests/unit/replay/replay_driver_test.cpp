@@ -82,10 +82,10 @@ TEST(ReplayDriver, Sff8472FullPath) {
   const auto& s = port(result, "sfp0");
   EXPECT_EQ(s.target, "host1");
   EXPECT_EQ(s.timestamp_ms, 1000);
-  EXPECT_EQ(s.identity.family, ModuleFamily::kSff8472);
-  EXPECT_EQ(s.identity.vendor, "OPTIX LABS");
-  EXPECT_EQ(s.identity.part_number, "SFP-10G-LR");
-  EXPECT_EQ(s.identity.serial, "SFPSER001");
+  EXPECT_EQ(s.identity().family, ModuleFamily::kSff8472);
+  EXPECT_EQ(s.identity().vendor, "OPTIX LABS");
+  EXPECT_EQ(s.identity().part_number, "SFP-10G-LR");
+  EXPECT_EQ(s.identity().serial, "SFPSER001");
   EXPECT_NEAR(*s.module[ModuleMetric::kTemperatureCelsius], 35.5, 1e-9);
   EXPECT_NEAR(*s.module[ModuleMetric::kSupplyVoltageVolts], 3.3, 1e-9);
   const Lane* l1 = lane(s, 1);
@@ -103,8 +103,8 @@ TEST(ReplayDriver, Sff8636FullPathWithDarkLane) {
   auto driver = load(kHost);
   const auto result = driver.step(0);
   const auto& s = port(result, "qsfp0");
-  EXPECT_EQ(s.identity.family, ModuleFamily::kSff8636);
-  EXPECT_EQ(s.identity.serial, "QSFPSER01");
+  EXPECT_EQ(s.identity().family, ModuleFamily::kSff8636);
+  EXPECT_EQ(s.identity().serial, "QSFPSER01");
   EXPECT_NEAR(*s.module[ModuleMetric::kTemperatureCelsius], 41.0, 1e-9);
   EXPECT_NEAR(*s.module[ModuleMetric::kSupplyVoltageVolts], 3.25, 1e-9);
   ASSERT_EQ(s.lanes.size(), 4u);
@@ -135,10 +135,10 @@ TEST(ReplayDriver, CmisFullPath) {
   auto driver = load(kHost);
   const auto result = driver.step(0);
   const auto& s = port(result, "osfp0");
-  EXPECT_EQ(s.identity.family, ModuleFamily::kCmis);
-  EXPECT_EQ(s.identity.serial, "CMISSER01");
-  EXPECT_EQ(s.identity.part_number, "QDD-400G-DR4");
-  EXPECT_EQ(s.identity.firmware_version, "2.5");
+  EXPECT_EQ(s.identity().family, ModuleFamily::kCmis);
+  EXPECT_EQ(s.identity().serial, "CMISSER01");
+  EXPECT_EQ(s.identity().part_number, "QDD-400G-DR4");
+  EXPECT_EQ(s.identity().firmware_version, "2.5");
   EXPECT_NEAR(*s.module[ModuleMetric::kTemperatureCelsius], 45.25, 1e-9);
   EXPECT_NEAR(*s.module[ModuleMetric::kSupplyVoltageVolts], 3.3, 1e-9);
   const double tx_mw[] = {1.5, 1.4, 1.3, 1.2};
@@ -162,7 +162,7 @@ TEST(ReplayDriver, TruncatedPageIsAnIssueAndTheRestStillDecodes) {
   auto driver = load(kHost);
   const auto result = driver.step(0);
   const auto& s = port(result, "trunc0");
-  EXPECT_EQ(s.identity.serial, "TRUNCSER1");
+  EXPECT_EQ(s.identity().serial, "TRUNCSER1");
   bool short_read = false;
   for (const auto& issue : s.issues)
     short_read =
@@ -182,7 +182,7 @@ TEST(ReplayDriver, ModuleSwapReportsTheNewSerial) {
   std::vector<double> temps;
   for (int step = 0; step < 5; ++step) {
     const auto result = driver.step(step * 10'000);
-    serials.push_back(port(result, "osfp0").identity.serial);
+    serials.push_back(port(result, "osfp0").identity().serial);
     temps.push_back(port(result, "osfp0").module[ModuleMetric::kTemperatureCelsius].value_or(-1));
   }
   EXPECT_EQ(serials, (std::vector<std::string>{"CMISSER01", "CMISSER01", "CMISSER01", "CMISSER02", "CMISSER02"}));
@@ -258,8 +258,8 @@ TEST(ReplayDriver, CaptureRoundTripGivesIdenticalSamples) {
     const auto& x = a.samples[i];
     const auto& y = b.samples[i];
     EXPECT_EQ(x.port, y.port);
-    EXPECT_EQ(x.identity.serial, y.identity.serial);
-    EXPECT_EQ(x.identity.media, y.identity.media);
+    EXPECT_EQ(x.identity().serial, y.identity().serial);
+    EXPECT_EQ(x.identity().media, y.identity().media);
     EXPECT_EQ(x.issues, y.issues);
     EXPECT_EQ(x.lanes.size(), y.lanes.size());
     for (std::size_t m = 0; m < kModuleMetricCount; ++m) {
@@ -302,15 +302,15 @@ TEST(ReplayDriver, SameSamplesAsTheDecodersGoldenFixtures) {
     const auto result = driver.step(0);
     ASSERT_EQ(result.samples.size(), 1u);
     const auto& replayed = result.samples[0];
-    EXPECT_EQ(replayed.identity.serial, direct.identity.serial);
-    EXPECT_EQ(replayed.identity.part_number, direct.identity.part_number);
-    EXPECT_EQ(replayed.identity.media, direct.identity.media);
-    EXPECT_EQ(replayed.identity.family, direct.identity.family);
+    EXPECT_EQ(replayed.identity().serial, direct.identity().serial);
+    EXPECT_EQ(replayed.identity().part_number, direct.identity().part_number);
+    EXPECT_EQ(replayed.identity().media, direct.identity().media);
+    EXPECT_EQ(replayed.identity().family, direct.identity().family);
     EXPECT_EQ(replayed.issues, direct.issues);
     ASSERT_EQ(replayed.lanes.size(), direct.lanes.size());
     for (std::size_t m = 0; m < kModuleMetricCount; ++m) {
       EXPECT_EQ(replayed.module[static_cast<ModuleMetric>(m)], direct.module[static_cast<ModuleMetric>(m)]);
-      EXPECT_EQ(replayed.module_thresholds[m].has_value(), direct.module_thresholds[m].has_value());
+      EXPECT_EQ(replayed.shared_thresholds->module[m].has_value(), direct.shared_thresholds->module[m].has_value());
     }
     for (std::size_t l = 0; l < direct.lanes.size(); ++l) {
       for (std::size_t m = 0; m < kLaneMetricCount; ++m) {

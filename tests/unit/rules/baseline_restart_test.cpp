@@ -26,7 +26,7 @@ constexpr std::int64_t kEpoch = 1'700'000'000'000;
 
 Sample withBias(std::int64_t t, double bias_ma, const std::string& serial = "SN-A") {
   auto s = optic("sw", "p1", t);
-  s.identity.serial = serial;
+  s.mutableIdentity().serial = serial;
   test::setLanes(s, LaneMetric::kTxBiasMilliamperes, bias_ma);
   return s;
 }

@@ -39,19 +39,19 @@ const Case kCases[] = {
      "supply_voltage_volts=3.1 V below 3.135 V"},
     {"module_low_alarm", "module_alarm",
      [](Sample& s) {
-       s.lane_thresholds[kRx] = Thresholds{3.0, 2.0, -12.0, -14.0};
+       s.shared_thresholds.mutate().lane[kRx] = Thresholds{3.0, 2.0, -12.0, -14.0};
        s.lanes[0].values.set(LaneMetric::kRxPowerDbm, -15.0);
      },
      "rx_power_dbm=-15 dBm below the module's low alarm -14 dBm (lane 1)"},
     {"module_high_warning", "module_alarm",
      [](Sample& s) {
-       s.module_thresholds[kTemp] = Thresholds{75, 70, -5, -10};
+       s.shared_thresholds.mutate().module[kTemp] = Thresholds{75, 70, -5, -10};
        s.module.set(ModuleMetric::kTemperatureCelsius, 71.5);
      },
      "temperature_celsius=71.5 C above the module's high warning 70 C"},
     {"module_limit_reached", "module_alarm",
      [](Sample& s) {
-       s.lane_thresholds[kBias] = Thresholds{12, 10, 2, 1};
+       s.shared_thresholds.mutate().lane[kBias] = Thresholds{12, 10, 2, 1};
        s.lanes[3].values.set(LaneMetric::kTxBiasMilliamperes, 1.0);
      },
      "tx_bias_milliamperes=1 mA at the module's low alarm 1 mA (lane 4)"},
@@ -108,7 +108,7 @@ TEST(FindingTextFormat, BerReasonGivesTheDistanceToTheFecLimitBothWays) {
   // Through the engine: one poll (nothing raised yet) of a PAM4 port past the KP4 limit.
   RulesEngine engine(defaultRuleSet(), Topology{}, nullptr);
   auto s = optic("sw", "p1", 30'000);
-  s.identity.modulation = Modulation::kPam4;
+  s.mutableIdentity().modulation = Modulation::kPam4;
   s.module.set(ModuleMetric::kPreFecBerRatio, 5e-4);
   engine.evaluate("sw", {s});
   const auto suspects = engine.suspects();

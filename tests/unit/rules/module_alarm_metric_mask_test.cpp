@@ -18,7 +18,7 @@ const Finding* raiseOn(LaneMetric metric, test::RecordingSink& sink) {
   for (int i = 0; i < 10; ++i) {
     Sample s = test::optic("sw", "p1", 1'700'000'000'000 + i * 30'000);
     s.lanes[1].values.set(metric, 20.0);
-    s.lane_thresholds[static_cast<std::size_t>(metric)] = Thresholds{15.0, 12.0, 2.0, 1.0};
+    s.mutableThresholds(metric) = Thresholds{15.0, 12.0, 2.0, 1.0};
     engine.evaluate("sw", {s});
   }
   return sink.firstRaise("p1", "module_alarm");

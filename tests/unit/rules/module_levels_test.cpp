@@ -16,10 +16,10 @@ const Finding* runEr4At(double rx_dbm, test::RecordingSink& sink, bool advertise
   RulesEngine engine(defaultRuleSet(), Topology{}, &sink);
   for (int i = 0; i < 10; ++i) {
     Sample s = test::optic("sw", "p1", 1'700'000'000'000 + i * 30'000);
-    s.identity.media = media;
+    s.mutableIdentity().media = media;
     test::setLanes(s, LaneMetric::kRxPowerDbm, rx_dbm);
     if (advertise) {
-      s.lane_thresholds[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)] = Thresholds{2.5, -0.5, -20.5, -23.0};
+      s.mutableThresholds(LaneMetric::kRxPowerDbm) = Thresholds{2.5, -0.5, -20.5, -23.0};
     }
     engine.evaluate("sw", {s});
   }

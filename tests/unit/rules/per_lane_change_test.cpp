@@ -49,7 +49,7 @@ TEST(PerLaneChange, ALaneWhoseBerRisesIsSeenWhileTheOthersAreWorse) {
   const std::int64_t rise_from = 2 * 3'600'000;
   for (std::int64_t t = 0; t <= rise_from + 100 * 60'000; t += kPollMs) {
     Sample s = test::optic("sw", "p1", kT0 + t);
-    s.identity.modulation = Modulation::kPam4;
+    s.mutableIdentity().modulation = Modulation::kPam4;
     const double hours = t < rise_from ? 0.0 : static_cast<double>(t - rise_from) / 3'600'000.0;
     for (auto& lane : s.lanes) lane.values.set(LaneMetric::kPreFecBerRatio, 2e-4);
     s.lanes[3].values.set(LaneMetric::kPreFecBerRatio, std::pow(10.0, -6.0 + 1.2 * hours));

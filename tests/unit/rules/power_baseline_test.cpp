@@ -25,7 +25,7 @@ Result<std::unique_ptr<SqliteStore>> openHistory(const std::filesystem::path& db
 // Lane 2 at -3 dBm less `loss`; the others steady at -3 dBm.
 Sample withLoss(std::int64_t t, double loss, const std::string& serial = "SN-A") {
   Sample s = test::optic("sw", "p1", t);
-  s.identity.serial = serial;
+  s.mutableIdentity().serial = serial;
   s.lanes[1].values.set(LaneMetric::kRxPowerDbm, -3.0 - loss);
   return s;
 }

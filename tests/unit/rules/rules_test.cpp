@@ -18,9 +18,9 @@ Sample module(const std::string& port, std::int64_t t, double temperature, Modul
   s.target = "sw";
   s.port = port;
   s.timestamp_ms = t;
-  s.identity.serial = "SN-" + port;
-  s.identity.media = modulation == Modulation::kPam4 ? "400GBASE-DR4" : "10GBASE-SR";
-  s.identity.modulation = modulation;
+  s.mutableIdentity().serial = "SN-" + port;
+  s.mutableIdentity().media = modulation == Modulation::kPam4 ? "400GBASE-DR4" : "10GBASE-SR";
+  s.mutableIdentity().modulation = modulation;
   s.module.set(ModuleMetric::kTemperatureCelsius, temperature);
   return s;
 }
@@ -134,6 +134,28 @@ TEST(Rules, UnknownKeysAndMissingLevelsAreRejected) {
   EXPECT_NE(all.find("warn_abov: unknown key"), std::string::npos) << all;
 }
 
+// The engine keeps one copy of each media name: a module whose media changes
+// (same serial) still moves to the new media's levels, and back.
+TEST(Rules, AModuleWhoseMediaChangesTakesTheNewMediasLevels) {
+  RulesEngine engine(rules(R"(
+rules:
+  - name: pre_fec_ber
+    overrides: [{match: {media: ["*LR*"]}, warn_above: 1e-9, crit_above: 1e-8}]
+)"),
+                     Topology{}, nullptr);
+  const auto warningAt = [&](int poll, const char* media) {
+    auto a = module("p1", poll * 30'000, 40);
+    auto b = module("p2", poll * 30'000, 40);
+    a.mutableIdentity().media = media;
+    engine.evaluate("sw", {a, b});
+    return gaugeValue(engine.view()->Collect(), "opticsd_pre_fec_ber_threshold_ratio",
+                      {{"port", "p1"}, {"severity", "warning"}});
+  };
+  EXPECT_DOUBLE_EQ(warningAt(1, "10GBASE-SR"), 1e-12);
+  EXPECT_DOUBLE_EQ(warningAt(2, "10GBASE-LR"), 1e-9);
+  EXPECT_DOUBLE_EQ(warningAt(3, "10GBASE-SR"), 1e-12);
+}
+
 TEST(Rules, PerMediaOverridesPickTheBerThresholdInForce) {
   RulesEngine engine(rules(R"(
 port_groups: [{name: uplinks, ports: ["up*"]}]
@@ -194,8 +216,8 @@ TEST(Rules, GlobsMatchStarsAndQuestionMarks) {
 // One lane at `rx_dbm`, with the media and form factor the overrides match on.
 Sample opticAt(const std::string& port, double rx_dbm, const std::string& media, const std::string& form_factor) {
   Sample s = module(port, 30'000, 40, Modulation::kNrz);
-  s.identity.media = media;
-  s.identity.form_factor = form_factor;
+  s.mutableIdentity().media = media;
+  s.mutableIdentity().form_factor = form_factor;
   Lane lane;
   lane.number = 1;
   lane.values.set(LaneMetric::kRxPowerDbm, rx_dbm);

@@ -18,9 +18,9 @@ inline Sample optic(const std::string& target, const std::string& port, std::int
   s.target = target;
   s.port = port;
   s.timestamp_ms = t;
-  s.identity.serial = "SN-" + target + "-" + port;
-  s.identity.media = "10GBASE-SR";
-  s.identity.modulation = Modulation::kNrz;
+  s.mutableIdentity().serial = "SN-" + target + "-" + port;
+  s.mutableIdentity().media = "10GBASE-SR";
+  s.mutableIdentity().modulation = Modulation::kNrz;
   s.module.set(ModuleMetric::kTemperatureCelsius, 40);
   s.module.set(ModuleMetric::kSupplyVoltageVolts, 3.3);
   for (int i = 1; i <= lanes; ++i) {

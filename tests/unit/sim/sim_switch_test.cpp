@@ -39,8 +39,8 @@ SimSwitchConfig withScenario(ScenarioKind kind, int port_index, std::int64_t ons
 // Every value a Sample carries, printed exactly, so that two Samples compare
 // equal only when every field does.
 std::string fingerprint(const Sample& s) {
-  std::string out = s.target + "|" + s.port + "|" + std::to_string(s.timestamp_ms) + "|" + s.identity.vendor + "|" +
-                    s.identity.serial + "|" + s.identity.date_code + "|";
+  std::string out = s.target + "|" + s.port + "|" + std::to_string(s.timestamp_ms) + "|" + s.identity().vendor + "|" +
+                    s.identity().serial + "|" + s.identity().date_code + "|";
   char buf[40];
   const auto num = [&](const std::optional<double>& v) {
     if (!v) {
@@ -99,8 +99,8 @@ TEST(SimSwitch, DifferentSeedsDifferentPortsAndTimesDiffer) {
     const Sample sa = a.sampleAt(p, kEpoch);
     const Sample sb = b.sampleAt(p, kEpoch);
     EXPECT_NE(lane(sa, 1, LaneMetric::kTxPowerDbm), lane(sb, 1, LaneMetric::kTxPowerDbm)) << p;
-    EXPECT_NE(sa.identity.serial, sb.identity.serial);
-    serials.insert(sa.identity.serial);
+    EXPECT_NE(sa.identity().serial, sb.identity().serial);
+    serials.insert(sa.identity().serial);
     // Noise moves a value from one second to the next, but only a little.
     const Sample later = a.sampleAt(p, kEpoch + 1000);
     EXPECT_NE(lane(sa, 1, LaneMetric::kRxPowerDbm), lane(later, 1, LaneMetric::kRxPowerDbm));
@@ -118,15 +118,15 @@ TEST(SimSwitch, DefaultModuleIsAnEightLanePam4CmisModuleWithIdentity) {
   EXPECT_TRUE(s.module_present);
   ASSERT_EQ(s.lanes.size(), 8u);
   EXPECT_EQ(s.lanes[7].number, 8);
-  EXPECT_EQ(s.identity.family, ModuleFamily::kCmis);
-  EXPECT_EQ(s.identity.form_factor, "OSFP");
-  EXPECT_EQ(s.identity.modulation, Modulation::kPam4);
-  EXPECT_EQ(s.identity.lane_rate_gbps, 100.0);
+  EXPECT_EQ(s.identity().family, ModuleFamily::kCmis);
+  EXPECT_EQ(s.identity().form_factor, "OSFP");
+  EXPECT_EQ(s.identity().modulation, Modulation::kPam4);
+  EXPECT_EQ(s.identity().lane_rate_gbps, 100.0);
   EXPECT_EQ(s.link.lane_line_rate_gbps, 106.25);
   EXPECT_EQ(s.link.speed_gbps, 800.0);
-  EXPECT_FALSE(s.identity.vendor.empty());
-  EXPECT_FALSE(s.identity.part_number.empty());
-  EXPECT_EQ(s.identity.serial.size(), 12u);
+  EXPECT_FALSE(s.identity().vendor.empty());
+  EXPECT_FALSE(s.identity().part_number.empty());
+  EXPECT_EQ(s.identity().serial.size(), 12u);
   EXPECT_EQ(s.fec.bits_per_block, 5440u);
   ASSERT_TRUE(s.thresholds(LaneMetric::kRxPowerDbm));
   EXPECT_EQ(s.thresholds(LaneMetric::kRxPowerDbm)->low_alarm, -10.4);
@@ -196,7 +196,7 @@ TEST(SimSwitch, EveryProfileIsHealthyWithinItsOwnThresholds) {
     for (int p = 0; p < c.ports; ++p) {
       const Sample s = sw.sampleAt(p, kEpoch + p * 61'000);
       ASSERT_EQ(s.lanes.size(), static_cast<std::size_t>(profile.lanes));
-      EXPECT_EQ(s.identity.media, profile.media);
+      EXPECT_EQ(s.identity().media, profile.media);
       for (const Lane& l : s.lanes) {
         for (const auto& f : l.flags) EXPECT_FALSE(f && f->any());
         EXPECT_EQ(l.values[LaneMetric::kPreFecBerRatio].has_value(), profile.has_vdm);
@@ -422,14 +422,14 @@ TEST(SimSwitch, SffProfilesReportWhatThoseModulesHave) {
   c.module = "sfp-10g-lr";
   const SimSwitch sfp = makeSwitch(c);
   const Sample s = sfp.sampleAt(0, kEpoch);
-  EXPECT_EQ(s.identity.family, ModuleFamily::kSff8472);
-  EXPECT_EQ(s.identity.modulation, Modulation::kNrz);
+  EXPECT_EQ(s.identity().family, ModuleFamily::kSff8472);
+  EXPECT_EQ(s.identity().modulation, Modulation::kNrz);
   ASSERT_EQ(s.lanes.size(), 1u);
   EXPECT_TRUE(s.fec.empty());                                    // 10GBASE-LR runs without FEC
   EXPECT_GT(lane(s, 1, LaneMetric::kTxBiasMilliamperes), 25.0);  // a DFB, not a VCSEL
   c.module = "qsfp28-100g-cwdm4";
   const Sample q = makeSwitch(c).sampleAt(0, kEpoch);
-  EXPECT_EQ(q.identity.family, ModuleFamily::kSff8636);
+  EXPECT_EQ(q.identity().family, ModuleFamily::kSff8636);
   ASSERT_EQ(q.lanes.size(), 4u);
   EXPECT_EQ(q.fec.bits_per_block, 5280u);                        // RS(528,514)
   EXPECT_FALSE(q.lanes[0].values[LaneMetric::kPreFecBerRatio]);  // no VDM in SFF-8636

@@ -48,9 +48,9 @@ TEST(AristaProfile, PerRowScaleAndPrecision) {
   EXPECT_EQ(l1.status.tx_no_light, false);
   EXPECT_DOUBLE_EQ(*l1.values[LaneMetric::kRxPowerDbm], -40.0);  // 0 mW: floor + flag
   EXPECT_EQ(l1.status.rx_no_light, true);
-  EXPECT_EQ(e1->identity.serial, "G1904016438");
-  EXPECT_EQ(e1->identity.part_number, "SFP-10G-LR");
-  EXPECT_EQ(e1->identity.vendor, "Arista Networks");
+  EXPECT_EQ(e1->identity().serial, "G1904016438");
+  EXPECT_EQ(e1->identity().part_number, "SFP-10G-LR");
+  EXPECT_EQ(e1->identity().vendor, "Arista Networks");
 }
 
 TEST(AristaProfile, ThresholdsUseTheSensorsEncodingAndZeroMeansNone) {
@@ -120,7 +120,7 @@ TEST(SonicProfile, LaneFromDescriptionAndWattsToDbm) {
       EXPECT_EQ(l.status.rx_no_light, false);
     }
   }
-  EXPECT_EQ(s.identity.part_number, "QDD-400G-DR4");
+  EXPECT_EQ(s.identity().part_number, "QDD-400G-DR4");
   EXPECT_FALSE(s.thresholds(LaneMetric::kRxPowerDbm));  // SONiC publishes none
 }
 
@@ -142,7 +142,7 @@ TEST(CiscoProfile, DbmTypeAndRelationThresholds) {
   EXPECT_NEAR(*bias->high_warning, 80.0, 1e-9);
   EXPECT_NEAR(*bias->low_alarm, 1.0, 1e-9);
   EXPECT_NEAR(*bias->low_warning, 2.0, 1e-9);
-  EXPECT_EQ(s->identity.part_number, "SFP-10G-SR");
+  EXPECT_EQ(s->identity().part_number, "SFP-10G-SR");
 }
 
 // Issue 12: IOS-XE names its sensors "Te1/0/1 Module Temperature Sensor" (no
@@ -183,7 +183,7 @@ TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
   EXPECT_DOUBLE_EQ(*rx->high_warning, -3.0);
   EXPECT_DOUBLE_EQ(*rx->low_alarm, -16.0);
   EXPECT_DOUBLE_EQ(*rx->low_warning, -14.0);
-  EXPECT_EQ(te->identity.serial, "FNS17460ABC");
+  EXPECT_EQ(te->identity().serial, "FNS17460ABC");
   const Sample* hu = findPort(r, "Hu1/0/49");
   ASSERT_NE(hu, nullptr);
   EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kTemperatureCelsius], 35.5);

@@ -17,7 +17,6 @@
 namespace opticsd::snmp {
 namespace {
 
-using testing::fixtureStore;
 using testing::shippedProfile;
 
 const Oid kSensor{1, 3, 6, 1, 2, 1, 99, 1, 1, 1};
@@ -139,8 +138,8 @@ TEST(MisbehavingData, HugeDescriptionsDoNotBreakMatchingOrTheOtherRows) {
   EXPECT_TRUE(s->lanes[0].values[LaneMetric::kTxPowerDbm]);
   // DisplayString/SnmpAdminString are SIZE (0..255) (RFC 2579, RFC 3411):
   // longer text is cut there, so no 64 KiB label reaches the exporter.
-  EXPECT_LE(s->identity.serial.size(), 255u);
-  EXPECT_FALSE(s->identity.serial.empty());
+  EXPECT_LE(s->identity().serial.size(), 255u);
+  EXPECT_FALSE(s->identity().serial.empty());
   for (const auto& sample : r.samples) EXPECT_LE(sample.port.size(), 255u);
 }
 
@@ -153,11 +152,11 @@ TEST(MisbehavingData, NonUtf8StringsComeOutAsValidUtf8) {
   auto r = decode(shippedProfile("arista-eos"), VarbindStore(rows), "sw", 0);
   const Sample* s = findPort(r, "Ethernet1");
   ASSERT_NE(s, nullptr);
-  EXPECT_TRUE(isValidUtf8(s->identity.vendor)) << s->identity.vendor;
-  EXPECT_TRUE(isValidUtf8(s->identity.serial)) << s->identity.serial;
-  EXPECT_EQ(s->identity.part_number, "caf\xc3\xa9 \xe2\x82\xac");
-  EXPECT_EQ(s->identity.vendor.substr(0, 4), "Soci");  // the readable part survives
-  EXPECT_EQ(s->identity.serial.substr(0, 2), "SN");
+  EXPECT_TRUE(isValidUtf8(s->identity().vendor)) << s->identity().vendor;
+  EXPECT_TRUE(isValidUtf8(s->identity().serial)) << s->identity().serial;
+  EXPECT_EQ(s->identity().part_number, "caf\xc3\xa9 \xe2\x82\xac");
+  EXPECT_EQ(s->identity().vendor.substr(0, 4), "Soci");  // the readable part survives
+  EXPECT_EQ(s->identity().serial.substr(0, 2), "SN");
 }
 
 TEST(MisbehavingData, WrongTypesForScaleAndValueThroughTheDriver) {

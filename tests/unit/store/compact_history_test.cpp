@@ -49,8 +49,8 @@ Sample optic(std::int64_t ts, double rx_dbm = -2.0, bool rx_los = false) {
   s.target = "leaf";
   s.port = "Ethernet1";
   s.timestamp_ms = ts;
-  s.identity.vendor = "ACME";
-  s.identity.serial = "SN1";
+  s.mutableIdentity().vendor = "ACME";
+  s.mutableIdentity().serial = "SN1";
   s.module.set(ModuleMetric::kTemperatureCelsius, 41.5);
   s.module.set(ModuleMetric::kSupplyVoltageVolts, 3.3);
   s.fec.corrected_blocks_total = static_cast<std::uint64_t>(ts / 1000);  // moves every poll

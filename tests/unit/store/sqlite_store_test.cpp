@@ -78,7 +78,7 @@ TEST(SqliteStoreTest, RoundTripKeepsEveryMetricAndNulls) {
   sparse.target = "leaf-1";
   sparse.port = "Ethernet1";
   sparse.timestamp_ms = 1'700'000'030'000;
-  sparse.identity = full.identity;
+  sparse.mutableIdentity() = full.identity();
   sparse.module.set(ModuleMetric::kTemperatureCelsius, 0.0);  // a real zero stays zero
   Lane dark;
   dark.number = 1;
