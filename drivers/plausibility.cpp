@@ -53,7 +53,10 @@ std::size_t dropImplausibleReadings(Sample& sample) {
   }
   for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
     for (Lane& lane : sample.lanes) {
-      dropped += dropValue(lane.values[static_cast<LaneMetric>(m)], kLaneMetricInfo[m], lane.number, "", sample.issues);
+      // find(): a lane stores only the metrics written, and reading must not add one.
+      if (Reading* v = lane.values.find(static_cast<LaneMetric>(m))) {
+        dropped += dropValue(*v, kLaneMetricInfo[m], lane.number, "", sample.issues);
+      }
     }
   }
   return dropped;

@@ -17,6 +17,7 @@
 #include "drivers/copy_on_write.hpp"
 #include "drivers/measurement.hpp"
 #include "drivers/reading.hpp"
+#include "drivers/sparse_metric_array.hpp"
 
 namespace opticsd {
 
@@ -181,8 +182,16 @@ class MetricValues {
   std::array<Reading, N> values_{};
 };
 
+// Module values stay a fixed array: one per module, and most of its slots are
+// used. Lane values and flags, eight or more sets per module with a few
+// metrics each, store only what was written (drivers/sparse_metric_array.hpp):
+// room inline for what a CMIS module with VDM statistics reports on a lane,
+// more on the heap past that.
 using ModuleValues = MetricValues<ModuleMetric, kModuleMetricCount>;
-using LaneValues = MetricValues<LaneMetric, kLaneMetricCount>;
+inline constexpr std::size_t kLaneValuesInline = 12;
+inline constexpr std::size_t kLaneFlagsInline = 4;
+using LaneValues = SparseMetricArray<LaneMetric, Reading, kLaneMetricCount, kLaneValuesInline>;
+using LaneFlags = SparseMetricArray<std::size_t, std::optional<AlarmFlags>, kLaneMetricCount, kLaneFlagsInline>;
 
 struct LaneStatus {
   std::optional<bool> rx_los;
@@ -220,7 +229,7 @@ inline constexpr std::array<LaneFlagInfo, 7> kLaneFlagInfo{{
 struct Lane {
   std::uint16_t number = 1;  // 1-based, as modules and switch CLIs number lanes
   LaneValues values;
-  std::array<std::optional<AlarmFlags>, kLaneMetricCount> flags{};
+  LaneFlags flags;  // by LaneMetric index
   LaneStatus status;
 };
 

@@ -359,10 +359,10 @@ Sample TelemetryState::buildSample(const std::string& port, const Module& m, con
     lane.values = data.values;
     lane.status = data.status;
     auto dark = [&](LaneMetric metric) {
-      auto& v = lane.values[metric];
-      if (!v) return std::optional<bool>();
-      const bool no_light = *v <= kNoLightFloorDbm || (dark_when_zero && *v == 0.0);
-      if (no_light) v = kNoLightFloorDbm;
+      Reading* v = lane.values.find(metric);  // not operator[]: a read must not add the metric
+      if (v == nullptr || !*v) return std::optional<bool>();
+      const bool no_light = **v <= kNoLightFloorDbm || (dark_when_zero && **v == 0.0);
+      if (no_light) *v = kNoLightFloorDbm;
       return std::optional<bool>(no_light);
     };
     lane.status.rx_no_light = dark(LaneMetric::kRxPowerDbm);
