@@ -76,7 +76,7 @@ std::size_t FecBerDeriver::ports() const {
 void FecBerDeriver::apply(Sample& sample) {
   if (sample.fec.empty()) return;
   const FecCounters& now = sample.fec;
-  Baseline current{sample.timestamp_ms,          sample.identity().serial,         sample.module_present,
+  Baseline current{sample.timestamp_ms,          sample.identity().serial,       sample.module_present,
                    now.corrected_blocks_total,   now.uncorrectable_blocks_total, now.corrected_bits_total,
                    now.lane_corrected_bits_total};
   auto target = previous_.find(sample.target);

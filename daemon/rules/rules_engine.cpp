@@ -159,8 +159,8 @@ ModuleRuleState& RulesEngine::Impl::create(const std::string& target, const Samp
 }
 
 int RulesEngine::Impl::resolve(const ModuleRuleState& st, const Sample& s) {
-  const PortFacts facts{st.target(),           st.port, s.identity().media, s.identity().form_factor,
-                        s.identity().modulation, st.fec,  st.speed};
+  const PortFacts facts{st.target(), st.port, s.identity().media, s.identity().form_factor, s.identity().modulation,
+                        st.fec,      st.speed};
   std::string key = profileKey(rules, facts);
   if (auto it = profile_by_key.find(key); it != profile_by_key.end()) return it->second;
   profiles.push_back(buildProfile(rules, key));
