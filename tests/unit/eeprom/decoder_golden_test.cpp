@@ -315,7 +315,7 @@ TEST(CmisGolden, FlatMemoryPassiveCopper) {
   EXPECT_EQ(s.identity().connector, "No separable connector");
   EXPECT_DOUBLE_EQ(s.identity().cable_length_m.value_or(0), 2.5);   // 0x19: 25 x 0.1 m
   EXPECT_DOUBLE_EQ(s.identity().lane_rate_gbps.value_or(0), 50.0);  // host 400G CR8
-  EXPECT_FALSE(s.module[ModuleMetric::kTemperatureCelsius]);        // flat, reads 0: not implemented
+  EXPECT_FALSE(s.module[ModuleMetric::kTemperatureCelsius]);  // flat memory reads 0: the DAC has no monitor, so absent
   EXPECT_EQ(s.lanes.size(), 8u);
   EXPECT_TRUE(advertisedPages(memory).empty());  // flat memory: no upper pages to ask for
 }
