@@ -19,8 +19,7 @@ metric_sum_in() {
   awk -v re="$2" '$0 !~ /^#/ && $0 ~ re {s += $NF} END {printf "%.0f\n", s + 0}' "$1"
 }
 
-# polls PORT TARGET: opticsd_poll_duration_seconds_count of one target.
-polls() { metric_sum "$1" "^opticsd_poll_duration_seconds_count\\{.*target=\"$2\""; }
+# polls PORT TARGET: lib.sh (the poll counter on /metrics/self).
 
 # target_up_is PORT TARGET VALUE
 target_up_is() { metric_has "$1" "^opticsd_target_up\\{.*target=\"$2\".*\\} $3\$"; }
