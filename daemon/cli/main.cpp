@@ -29,7 +29,7 @@ constexpr CommandRegistrar kCommands[] = {
 int main(int argc, char** argv) {
   CLI::App app{
       "opticsd: optical transceiver telemetry for AI training fabrics.\n"
-      "Reads module DOM/CMIS/VDM telemetry from switches (SNMP) and hosts (ethtool),\n"
+      "Reads module DOM/CMIS/VDM telemetry from switches (SNMP, gNMI) and hosts (ethtool),\n"
       "flags degrading optics as straggler suspects, exports Prometheus metrics and keeps history.",
       "opticsd"};
   app.require_subcommand(1);
