@@ -6,10 +6,7 @@ source "$(dirname "$0")/lib.sh"
 need curl
 need promtool
 
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
-poll: {interval: 500ms, timeout: 2s}
+write_config "$WORK/opticsd.yaml" <<YAML
 storage: {path: $WORK/state/history.db, sample_interval: 1s, deadband: {heartbeat: 0s}}  # a row per kept sample, so a short run has several
 targets:
   - {name: leaf-a, driver: sim, ports: 8, lanes: 8}
@@ -24,14 +21,15 @@ YAML
 "$OPTICSD" check-config "$WORK/opticsd.yaml" || fail "check-config rejected a valid config"
 
 note "first run"
-start_opticsd "$WORK/run1.log" run --config "$WORK/opticsd.yaml"
-wait_for 100 metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{target="leaf-a".*lane="8"' \
+start_daemon "$WORK/opticsd.yaml" "$WORK/run1.log"
+wait_polled "$PORT" 1
+metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{target="leaf-a".*lane="8"' \
   || { cat "$WORK/run1.log"; fail "no lane-level Rx power for leaf-a on /metrics"; }
 grep -q "metrics: http://127.0.0.1:$PORT/metrics" "$WORK/run1.log" || fail "start-up line does not say where to scrape"
 grep -q "history: $WORK/state/history.db" "$WORK/run1.log" || fail "start-up line does not say where history is"
 
-# Each target's first poll lands on its own jittered timer: wait for both.
-wait_for 100 metric_count_is "$PORT" '^opticsd_lane_tx_bias_amperes\{' $(((8 + 4) * 8)) \
+# Both targets have been polled (wait_polled): every lane of both is there.
+metric_count_is "$PORT" '^opticsd_lane_tx_bias_amperes\{' $(((8 + 4) * 8)) \
   || fail "expected 96 lane bias series, got $(scrape "$PORT" | grep -c '^opticsd_lane_tx_bias_amperes{')"
 scrape "$PORT" >"$WORK/scrape.txt"
 promtool check metrics <"$WORK/scrape.txt" || fail "promtool check metrics failed"
@@ -55,8 +53,9 @@ note "history rows after run 1: $rows1"
   || fail "history --format json is not a JSON list of rows"
 
 note "second run: history persists and grows"
-start_opticsd "$WORK/run2.log" run --config "$WORK/opticsd.yaml"
-wait_for 100 metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{' || fail "second run does not serve metrics"
+start_daemon "$WORK/opticsd.yaml" "$WORK/run2.log"
+wait_polled "$PORT" 1
+metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{' || fail "second run does not serve metrics"
 sleep 1.5
 stop_opticsd
 rows2=$(count_rows)

@@ -21,8 +21,7 @@ grep -q "poll.interval" "$WORK/run.out" || fail "run did not say what is wrong"
 
 PORT=$(free_port)
 good() {
-  cat <<YAML
-listen: {address: 127.0.0.1:$PORT}
+  write_config /dev/stdout <<YAML
 poll: {interval: 300ms}
 storage: {enabled: false}
 targets:
@@ -31,8 +30,9 @@ $1
 YAML
 }
 good "" >"$WORK/opticsd.yaml"
-start_opticsd "$WORK/daemon.log" run --config "$WORK/opticsd.yaml"
-wait_for 100 metric_has "$PORT" 'target="one"' || { cat "$WORK/daemon.log"; fail "daemon did not come up"; }
+start_daemon "$WORK/opticsd.yaml"
+wait_polled "$PORT" 1 one
+metric_has "$PORT" 'target="one"' || { cat "$WORK/daemon.log"; fail "daemon did not come up"; }
 
 note "SIGHUP with a broken config"
 cp "$WORK/broken.yaml" "$WORK/opticsd.yaml"
@@ -45,7 +45,8 @@ metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{.*target="one"' || fail "daemon 
 note "SIGHUP with a good config adds a target"
 good "  - {name: two, driver: sim, ports: 1, lanes: 1}" >"$WORK/opticsd.yaml"
 kill -HUP "$OPTICSD_PID"
-wait_for 100 metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{.*target="two"' || fail "reload did not add target two"
+wait_polled "$PORT" 1 two
+metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{.*target="two"' || fail "reload did not add target two"
 metric_has "$PORT" '^opticsd_config_reload_success 1' || fail "good reload not recorded"
 grep -q "restart section=" "$WORK/daemon.log" && fail "a reload that changed no listen/storage key asked for a restart"
 

@@ -10,10 +10,7 @@ source "$(dirname "$0")/lib.sh"
 need curl
 need python3
 
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
-poll: {interval: 500ms, timeout: 2s}
+write_config "$WORK/opticsd.yaml" <<YAML
 storage: {path: $WORK/state/history.db}
 targets:
   - name: leaf-7
@@ -28,7 +25,8 @@ topology:
   links:
     - {switch: leaf-7, ports: Ethernet1-4, host: "gpu-node-{n}", nic: mlx5_3, gpu: "3", rail: "3"}
 YAML
-start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/run.log"
+wait_polled "$PORT" 1
 wait_for 300 metric_has "$PORT" '^opticsd_finding\{.*port="Ethernet2"' \
   || { cat "$WORK/run.log"; fail "no finding for the dirty connector on /metrics within a minute"; }
 wait_for 300 metric_has "$PORT" '^opticsd_finding\{.*port="Ethernet3"' || fail "no finding for the port losing frames"

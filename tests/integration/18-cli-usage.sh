@@ -19,17 +19,15 @@ done
 "$OPTICSD" --version >/dev/null || fail "--version did not exit 0"
 
 note "history --metric with the exported name"
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
+write_config "$WORK/opticsd.yaml" <<YAML
 poll: {interval: 300ms}
 storage: {path: $WORK/state/history.db, sample_interval: 0s}
 targets:
   - {name: leaf, driver: sim, ports: 1, lanes: 2}
 YAML
-start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
-wait_for 100 metric_has "$PORT" '^opticsd_lane_tx_bias_amperes\{' || { cat "$WORK/run.log"; fail "no bias metric"; }
-sleep 1
+start_daemon "$WORK/opticsd.yaml" "$WORK/run.log"
+wait_polled "$PORT" 2  # two polls handed to history (sample_interval 0s); SIGTERM flushes them
+metric_has "$PORT" '^opticsd_lane_tx_bias_amperes\{' || { cat "$WORK/run.log"; fail "no bias metric"; }
 stop_opticsd
 "$OPTICSD" history --db "$WORK/state/history.db" --target leaf --port Ethernet1 --metric tx_bias_milliamperes \
   --format csv >"$WORK/store-name.csv" || fail "history --metric tx_bias_milliamperes failed"

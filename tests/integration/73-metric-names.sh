@@ -10,10 +10,7 @@ need curl
 need python3
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
-poll: {interval: 500ms, timeout: 2s}
+write_config "$WORK/opticsd.yaml" <<YAML
 storage: {path: $WORK/state/history.db}
 targets:
   - name: leaf-cmis
@@ -35,8 +32,8 @@ topology:
   links:
     - {switch: leaf-cmis, ports: Ethernet1-6, host: "gpu-node-{n}", nic: mlx5_0, gpu: "0", rail: "1"}
 YAML
-start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
-wait_for 100 metric_has "$PORT" '^opticsd_target_up\{' || { cat "$WORK/run.log"; fail "daemon did not come up"; }
+start_daemon "$WORK/opticsd.yaml" "$WORK/run.log"
+wait_polled "$PORT" 1
 # Findings need a few polls of evidence (raise_after); give them up to 20 s.
 wait_for 100 metric_has "$PORT" '^opticsd_finding\{' || note "no opticsd_finding after 20 s (reported below if the rules need it)"
 sleep 2
