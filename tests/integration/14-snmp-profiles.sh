@@ -22,9 +22,8 @@ start_snmpsim fleet "${files[@]}"
 for p in "${PROFILES[@]}"; do
   [ -f "$WORK/snmpsim-fleet/data/$p.snmprec" ] || fail "fixture $p.snmprec not served"
 done
-PORT=$(free_port)
+PORT=$(free_port)  # set here: write_config runs in the pipeline's subshell
 {
-  echo "listen: {address: 127.0.0.1:$PORT}"
   echo "poll: {interval: 1s, timeout: 5s}"
   echo "storage: {enabled: false}"
   echo "targets:"
@@ -34,10 +33,11 @@ PORT=$(free_port)
     [ "$p" = cisco-iosxr ] && profile=", profile: cisco-iosxr"
     echo "  - {name: sw-$p, driver: snmp, address: '127.0.0.1:$SNMPSIM_PORT', community: $p, timeout: 8s, retries: 1$profile}"
   done
-} >"$WORK/opticsd.yaml"
-start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
+} | write_config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/run.log"
+wait_polled "$PORT" 1
 for p in "${PROFILES[@]}"; do
-  wait_for 150 target_up_is "$PORT" "sw-$p" 1 || { cat "$WORK/run.log"; fail "sw-$p did not come up"; }
+  target_up_is "$PORT" "sw-$p" 1 || { cat "$WORK/run.log"; fail "sw-$p did not come up on its first poll"; }
 done
 sleep 2
 scrape "$PORT" >"$WORK/scrape.txt"

@@ -13,23 +13,21 @@ need prometheus
 : "${OPTICSD_SOURCE_DIR:?set OPTICSD_SOURCE_DIR to the source tree (ctest does)}"
 
 TARGETS=12
-PORT=$(free_port)
+PORT=$(free_port)  # set here: write_config runs in the pipeline's subshell
 {
-  echo "listen: {address: 127.0.0.1:$PORT}"
   echo "poll: {interval: 1s, timeout: 2s}"
   echo "storage: {enabled: false}"
   echo "targets:"
   for i in $(seq 1 $TARGETS); do
     echo "  - {name: leaf-$i, driver: sim, module: osfp-800g-2fr4, ports: 2, lanes: 8}"
   done
-} >"$WORK/opticsd.yaml"
-start_opticsd "$WORK/opticsd.log" run --config "$WORK/opticsd.yaml"
+} | write_config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/opticsd.log"
 # Every target polled once: first polls land at random points of the interval,
 # and a target scraped before its first poll has fewer series than after it.
-all_polled() {
-  [ "$(curl -sf "http://127.0.0.1:$PORT/metrics" | grep '^opticsd_module_present{' | sed -E 's/.*target="([^"]*)".*/\1/' | sort -u | wc -l)" -eq "$TARGETS" ]
-}
-wait_for 150 all_polled || { cat "$WORK/opticsd.log"; fail "opticsd did not come up"; }
+wait_polled "$PORT" 1
+[ "$(scrape "$PORT" | grep '^opticsd_module_present{' | sed -E 's/.*target="([^"]*)".*/\1/' | sort -u | wc -l)" -eq "$TARGETS" ] \
+  || fail "not every target's modules are on /metrics after each was polled"
 
 note "the SD endpoint lists every target at the address it was asked on"
 curl -sf "http://127.0.0.1:$PORT/sd" >"$WORK/sd.json" || fail "GET /sd failed"

@@ -77,8 +77,9 @@ grep -q "listen: 0.0.0.0:$port" "$WORK/all.check" || { cat "$WORK/all.check"; fa
 printf 'listen: {address: "localhost:%s"}\npoll: {interval: 300ms}\n%s\n%s\n' "$port" "$NOSTORE" "$TARGET" >"$WORK/localhost.yaml"
 "$OPTICSD" check-config "$WORK/localhost.yaml" >"$WORK/localhost.check" || fail "'localhost:PORT' refused"
 grep -q "listen: 127.0.0.1:$port" "$WORK/localhost.check" || { cat "$WORK/localhost.check"; fail "localhost is not 127.0.0.1"; }
-start_opticsd "$WORK/localhost.log" run --config "$WORK/localhost.yaml"
-wait_for 100 metric_has "$port" 'target="one"' || { cat "$WORK/localhost.log"; fail "run did not serve 'localhost:PORT' on 127.0.0.1"; }
+start_daemon "$WORK/localhost.yaml" "$WORK/localhost.log"
+wait_polled "$port" 1 one
+metric_has "$port" 'target="one"' || { cat "$WORK/localhost.log"; fail "run did not serve 'localhost:PORT' on 127.0.0.1"; }
 stop_opticsd
 
 note "a good TLS + auth config passes both"

@@ -99,9 +99,7 @@ lane_pushes() { awk -v a="$1" -v b="$2" '$1 >= a && $1 <= b && $2 == 1 {n++} END
 start_snmpsim sw "$FIXTURES/arista-eos.snmprec"
 SW_PORT=$SNMPSIM_PORT
 SW_PID=$SNMPSIM_PID
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
+write_config "$WORK/opticsd.yaml" <<YAML
 poll: {interval: 500ms, timeout: 2s, max_backoff: 1s, keep_stale_for: ${KEEP_S}s}
 storage: {path: $WORK/history.db, sample_interval: 0s}
 remote_write: {url: "http://127.0.0.1:$RW_PORT/api/v1/write"}
@@ -109,7 +107,8 @@ targets:
   - {name: sw, driver: snmp, address: 127.0.0.1, port: $SW_PORT, community: arista-eos, profile: arista-eos, timeout: 800ms, retries: 0}
 YAML
 "$OPTICSD" check-config "$WORK/opticsd.yaml" >/dev/null || fail "check-config refused the test config"
-start_opticsd "$WORK/daemon.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml"
+wait_polled "$PORT" 1
 wait_for 100 target_up_is "$PORT" sw 1 || { cat "$WORK/daemon.log"; fail "the SNMP target never came up"; }
 wait_for 50 stale_is "$PORT" sw 0 || fail "a fresh target is not marked opticsd_target_stale 0"
 before=$(lanes_of "$PORT" sw)

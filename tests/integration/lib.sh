@@ -93,7 +93,8 @@ stop_opticsd() {
 #   listen:  {address: 127.0.0.1:$PORT}       ($PORT: a free port, chosen here when unset)
 #   poll:    {interval: 500ms, timeout: 2s}
 #   storage: {path: $WORK/history.db}          (never the user's own state directory)
-# A body that writes one of these sections writes all of it.
+# A body that writes one of these sections writes all of it. Fed from a
+# pipeline (`{ ...; } | write_config F`) it runs in a subshell: set PORT first.
 write_config() {
   local file=$1 body
   body=$(cat)
