@@ -22,8 +22,7 @@ self_value() {
 # opticsd_pushing NAME PORT RECEIVER_URL INTERVAL [QUEUE] [MORE_REMOTE_WRITE_KEYS]: starts an instance.
 opticsd_pushing() {
   local name=$1 port=$2 url=$3 interval=$4 queue=${5:-2000000} more=${6:-}
-  cat >"$WORK/$name.yaml" <<YAML
-listen: {address: 127.0.0.1:$port}
+  PORT=$port write_config "$WORK/$name.yaml" <<YAML
 poll: {interval: $interval, timeout: 2s, jitter: 0}
 storage: {enabled: false}
 remote_write: {url: "$url", external_labels: {cluster: it-$name}, queue_samples: $queue, max_backoff: 1s, timeout: 2s$more}
@@ -31,8 +30,7 @@ targets:
   - {name: leaf-1, driver: sim, module: osfp-800g-2fr4, ports: 2, lanes: 8}
   - {name: leaf-2, driver: sim, module: qsfp28-100g-cwdm4, ports: 2}
 YAML
-  "$OPTICSD" run --config "$WORK/$name.yaml" >"$WORK/$name.log" 2>&1 &
-  PIDS+=($!)
+  start_daemon "$WORK/$name.yaml" "$WORK/$name.log"
 }
 # received URL CLUSTER [CURL_ARGS...]: samples the receiver holds from that
 # instance (a range selector: count_over_time would drop the names and collide).

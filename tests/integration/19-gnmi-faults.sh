@@ -22,9 +22,7 @@ start_gnmi_target leaf-slow "$SLOW_PORT" --slow
 start_gnmi_target leaf-ok "$HEALTHY_PORT"
 start_gnmi_target leaf-big "$BIG_PORT" --oversize-after 3
 
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
+write_config "$WORK/opticsd.yaml" <<YAML
 poll: {interval: 500ms, timeout: 3s}
 targets:
   - {name: leaf-drop, driver: gnmi, address: 127.0.0.1:$DROP_PORT, tls: false, reconnect_min: 2s, reconnect_max: 4s}
@@ -32,11 +30,12 @@ targets:
   - {name: leaf-ok, driver: gnmi, address: 127.0.0.1:$HEALTHY_PORT, tls: false}
   - {name: leaf-big, driver: gnmi, address: 127.0.0.1:$BIG_PORT, tls: false, max_message_size: 64KiB, reconnect_min: 1s}
 YAML
-start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/run.log"
 
 up_is() { metric_has "$PORT" "^opticsd_target_up\\{.*target=\"$1\".*\\} $2"; }
 
 note "a slow target beside a healthy one"
+wait_polled "$PORT" 1 leaf-ok
 wait_for 50 metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{target="leaf-ok"' || { cat "$WORK/run.log"; fail "the healthy target has no values"; }
 up_is leaf-ok 1 || fail "the healthy target is not up"
 wait_for 50 up_is leaf-slow 0 || fail "the silent target is not marked down"

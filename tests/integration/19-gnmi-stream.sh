@@ -22,9 +22,7 @@ start_gnmi_target leaf-j "$JSON_PORT" --encodings JSON_IETF
 POLL_PORT=$(free_port)
 start_gnmi_target leaf-p "$POLL_PORT" --los-lane Ethernet1:5
 
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
+write_config "$WORK/opticsd.yaml" <<YAML
 poll: {interval: 500ms, timeout: 3s}
 storage: {path: $WORK/state/history.db}
 targets:
@@ -41,7 +39,8 @@ targets:
       - {scenario: dirty_connector, port: 1, onset: 0s, ramp: 3s}
 YAML
 "$OPTICSD" check-config "$WORK/opticsd.yaml" >"$WORK/check.out" 2>&1 || { cat "$WORK/check.out"; fail "check-config rejected gnmi targets"; }
-start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/run.log"
+wait_polled "$PORT" 1
 
 note "steady stream: lane values on /metrics (PROTO and JSON_IETF)"
 for target in leaf-g leaf-j leaf-p; do

@@ -34,8 +34,7 @@ DOWN_FOR=15
 PORT=$(free_port)
 PROM_PORT=$(free_port)
 AM_PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
+write_config "$WORK/opticsd.yaml" <<YAML
 poll: {interval: 1s, timeout: 2s}
 storage: {path: $WORK/state/history.db}
 targets:
@@ -119,8 +118,9 @@ PIDS+=($!)
 PROM="http://127.0.0.1:$PROM_PORT"
 wait_for 150 curl -sf "$PROM/-/ready" || { cat "$WORK/prometheus.log"; fail "prometheus did not become ready"; }
 
-start_opticsd "$WORK/opticsd.log" run --config "$WORK/opticsd.yaml"
-wait_for 100 metric_has "$PORT" '^opticsd_target_up\{.*\} 1' || { cat "$WORK/opticsd.log"; fail "opticsd did not come up"; }
+start_daemon "$WORK/opticsd.yaml" "$WORK/opticsd.log"
+wait_polled "$PORT" 1
+metric_has "$PORT" '^opticsd_target_up\{.*\} 1' || { cat "$WORK/opticsd.log"; fail "opticsd did not come up"; }
 START=$(date +%s)
 
 # Each scenario's own alert (Prometheus, firing) and one notification per failing optic.
