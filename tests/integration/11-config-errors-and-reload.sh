@@ -21,7 +21,7 @@ grep -q "poll.interval" "$WORK/run.out" || fail "run did not say what is wrong"
 
 PORT=$(free_port)
 good() {
-  write_config /dev/stdout <<YAML
+  write_config - <<YAML
 poll: {interval: 300ms}
 storage: {enabled: false}
 targets:

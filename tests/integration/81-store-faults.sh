@@ -31,8 +31,7 @@ fi
 DB="$DIR/history.db"
 PORT=$(free_port)
 config() {  # INTERVAL MAX_BACKOFF
-  cat <<YAML
-listen: {address: 127.0.0.1:$PORT}
+  write_config - <<YAML
 poll: {interval: $1, timeout: 2s, max_backoff: $2}
 storage: {path: $DB, queue_cycles: 40, sample_interval: 0s, deadband: {heartbeat: 0s}}  # every poll a row: faults need writes
 targets:
@@ -41,7 +40,8 @@ targets:
 YAML
 }
 config 200ms 1s >"$WORK/opticsd.yaml"
-start_opticsd "$WORK/daemon.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml"
+wait_polled "$PORT" 1
 wait_for 100 metric_has "$PORT" '^opticsd_store_samples_written_total [1-9]' || { cat "$WORK/daemon.log"; fail "no history written"; }
 
 store() { metric_sum "$PORT" "^opticsd_store_$1"; }

@@ -25,8 +25,7 @@ PORT=$(free_port)
 DB="$WORK/state/history.db"
 CONF="$WORK/opticsd.yaml"
 head_yaml() {
-  cat <<YAML
-listen: {address: 127.0.0.1:$PORT}
+  write_config - <<YAML
 poll: {interval: 300ms, timeout: 20s}
 storage: {path: $DB, sample_interval: 0s, deadband: {heartbeat: 0s}}  # every poll a row: rows = samples written
 targets:
@@ -49,8 +48,9 @@ metric_targets() {  # the sorted set of targets with a poll-duration series
 }
 
 good 0 >"$CONF"
-start_opticsd "$WORK/daemon.log" run --config "$CONF"
-wait_for 100 metric_has "$PORT" 'target="gen-0"' || { cat "$WORK/daemon.log"; fail "daemon did not come up"; }
+start_daemon "$CONF"
+wait_polled "$PORT" 1 gen-0 keep-a
+metric_has "$PORT" 'target="gen-0"' || { cat "$WORK/daemon.log"; fail "daemon did not come up"; }
 
 note "SIGHUP storm: 40 reloads, good and bad alternating, 50 ms apart"
 for ((i = 1; i <= 40; i++)); do
@@ -62,7 +62,8 @@ for ((i = 1; i <= 40; i++)); do
 done
 good 41 >"$CONF"
 kill -HUP "$OPTICSD_PID"
-wait_for 100 metric_has "$PORT" 'target="gen-41"' || fail "the last good config (gen-41) was not applied"
+wait_polled "$PORT" 1 gen-41
+metric_has "$PORT" 'target="gen-41"' || fail "the last good config (gen-41) was not applied"
 bad 42 >"$CONF"
 kill -HUP "$OPTICSD_PID"
 wait_for 50 metric_has "$PORT" '^opticsd_config_reload_success 0' || fail "the final bad config was not refused"
@@ -94,7 +95,8 @@ sleep 1
   echo "  - {name: newcomer, driver: sim, ports: 1, lanes: 1}"
 } >"$CONF"
 kill -HUP "$OPTICSD_PID"
-wait_for 50 metric_has "$PORT" 'target="newcomer"' || fail "new target not added while polls were in flight"
+wait_polled "$PORT" 1 newcomer
+metric_has "$PORT" 'target="newcomer"' || fail "new target not added while polls were in flight"
 wait_for 50 metric_has "$PORT" '^opticsd_target_up\{driver="sim",target="morph"\} 1' \
   || fail "morph (snmp -> sim) not served by the new driver"
 kill -CONT "$AGENT_PID"  # the abandoned walks can finish now; their results must be ignored

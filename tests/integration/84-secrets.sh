@@ -57,8 +57,7 @@ PORT=$(free_port)
 v3() {  # NAME PORT [extra keys]
   echo "  - {name: $1, driver: snmp, address: 127.0.0.1, port: $2, version: 3, user: opsuser84, security_level: authPriv, auth_protocol: SHA-256, priv_protocol: AES, profile: arista-eos, timeout: 400ms, retries: 0, $3}"
 }
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
+write_config "$WORK/opticsd.yaml" <<YAML
 poll: {interval: 500ms, max_backoff: 1s}
 storage: {enabled: false}
 log_level: debug
@@ -74,7 +73,8 @@ YAML
 chmod 0644 "$WORK/opticsd.yaml"
 
 note "daemon through every error path"
-start_opticsd "$WORK/daemon.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml"
+wait_polled "$PORT" 1
 wait_for 100 target_up_is "$PORT" good 1 || { cat "$WORK/daemon.log"; fail "the correctly configured SNMPv3 target never came up"; }
 for t in wrong-auth wrong-priv unreachable wrong-engine unknown-user wrong-community; do
   wait_for 50 target_up_is "$PORT" "$t" 0 || fail "$t should be down"

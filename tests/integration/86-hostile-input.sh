@@ -47,9 +47,7 @@ sed -E 's/^(1\.3\.6\.1\.4\.1\.2636\.3\.60\.1\.1\.1\.1\.5\.516)\|2\|.*/\1|2|0/' "
 start_snmpsim agent "$WORK/fixtures/hostile.snmprec" "$WORK/fixtures/huge.snmprec" "$WORK/fixtures/zero.snmprec"
 AGENT=$SNMPSIM_PORT
 
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
+write_config "$WORK/opticsd.yaml" <<YAML
 poll: {interval: 500ms, max_backoff: 1s}
 storage: {path: $WORK/state/history.db}
 targets:
@@ -62,10 +60,9 @@ YAML
 grep -q 'divisor' "$WORK/check0.out" || fail "the refusal does not name the divisor"
 zero_profile 1e-308
 "$OPTICSD" check-config "$WORK/opticsd.yaml" >"$WORK/check.out" 2>&1 || { cat "$WORK/check.out"; fail "check-config refused the hostile-input config"; }
-start_opticsd "$WORK/daemon.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml"
+wait_polled "$PORT" 1  # every target, huge and zero included, has been polled
 wait_for 100 target_up_is "$PORT" hostile 1 || { cat "$WORK/daemon.log"; fail "hostile target never polled successfully"; }
-wait_for 50 metric_has "$PORT" '^opticsd_poll_duration_seconds_count\{.*target="huge"' || fail "huge target never polled"
-wait_for 50 metric_has "$PORT" '^opticsd_poll_duration_seconds_count\{.*target="zero"' || fail "zero target never polled"
 sleep 2
 kill -0 "$OPTICSD_PID" || fail "daemon died on hostile input"
 scrape "$PORT" >"$WORK/metrics.txt"

@@ -87,7 +87,8 @@ stop_opticsd() {
 #   metric_has "$PORT" '^opticsd_lane_rx_power_dbm\{target="leaf-a"' || fail "..."
 #   stop_opticsd
 
-# write_config FILE: writes an opticsd config to FILE; the YAML body comes from
+# write_config FILE: writes an opticsd config to FILE (- for stdout, as in a
+# function that prints a config); the YAML body comes from
 # stdin (targets: and whatever the scenario is about). The harness adds each
 # section of the preamble that the body does not write itself:
 #   listen:  {address: 127.0.0.1:$PORT}       ($PORT: a free port, chosen here when unset)
@@ -99,12 +100,14 @@ write_config() {
   local file=$1 body
   body=$(cat)
   : "${PORT:=$(free_port)}"
-  {
-    grep -q '^listen:' <<<"$body" || echo "listen: {address: 127.0.0.1:$PORT}"
-    grep -q '^poll:' <<<"$body" || echo "poll: {interval: 500ms, timeout: 2s}"
-    grep -q '^storage:' <<<"$body" || echo "storage: {path: $WORK/history.db}"
-    printf '%s\n' "$body"
-  } >"$file"
+  if [ "$file" != - ]; then
+    write_config - <<<"$body" >"$file"
+    return
+  fi
+  grep -q '^listen:' <<<"$body" || echo "listen: {address: 127.0.0.1:$PORT}"
+  grep -q '^poll:' <<<"$body" || echo "poll: {interval: 500ms, timeout: 2s}"
+  grep -q '^storage:' <<<"$body" || echo "storage: {path: $WORK/history.db}"
+  printf '%s\n' "$body"
 }
 
 # listen_port CONFIG: the port of the config's listen.address (flow or block style).
