@@ -65,8 +65,7 @@ snmp_target() {  # NAME ADDRESS PORT [extra]
   echo "  - {name: $1, driver: snmp, address: $2, port: $3, community: arista-eos, profile: arista-eos, timeout: ${4:-800ms}, retries: 0}"
 }
 config() {
-  cat <<YAML
-listen: {address: 127.0.0.1:$PORT}
+  write_config - <<YAML
 poll: {interval: 500ms, timeout: 3s, max_backoff: 1s}
 storage: {enabled: false}
 targets:
@@ -83,9 +82,8 @@ YAML
   snmp_target snmp-flap 127.0.0.1 "$FLAP_PORT" "$AGENT_TIMEOUT"
 }
 config >"$WORK/opticsd.yaml"
-"${PREFIX[@]}" "$OPTICSD" run --config "$WORK/opticsd.yaml" >"$WORK/daemon.log" 2>&1 &
-OPTICSD_PID=$!
-PIDS+=("$OPTICSD_PID")
+start_daemon "$WORK/opticsd.yaml" "$WORK/daemon.log" "${PREFIX[@]}"
+wait_polled "$PORT" 1
 wait_for 100 target_up_is "$PORT" snmp-ok 1 || { cat "$WORK/daemon.log"; fail "healthy SNMP target never came up"; }
 
 HEALTHY=(sim-a sim-b snmp-ok)

@@ -11,14 +11,13 @@ need sqlite3
 KILLS=${KILLS:-20}
 
 DB="$WORK/state/history.db"
-PORT=$(free_port)
+PORT=$(free_port)  # set here: write_config runs in the pipeline's subshell
 {
-  echo "listen: {address: 127.0.0.1:$PORT}"
   echo "poll: {interval: 200ms, timeout: 2s}"
   echo "storage: {path: $DB, sample_interval: 0s}"
   echo "targets:"
   for i in 1 2 3 4 5 6; do echo "  - {name: leaf-$i, driver: sim, ports: 32, lanes: 8}"; done
-} >"$WORK/opticsd.yaml"
+} | write_config "$WORK/opticsd.yaml"
 
 # committed: "history_rows identity_rows max_history_ts max_identity_seen" as a reader sees them.
 committed() {
@@ -29,7 +28,7 @@ written_now() { metric_sum "$PORT" '^opticsd_store_samples_written_total'; }
 
 prev=(0 0 0 0)
 for ((k = 1; k <= KILLS; k++)); do
-  start_opticsd "$WORK/run$k.log" run --config "$WORK/opticsd.yaml"
+  start_daemon "$WORK/opticsd.yaml" "$WORK/run$k.log"
   wait_for 100 bash -c "[ \$(curl -sf http://127.0.0.1:$PORT/metrics | awk '/^opticsd_store_samples_written_total/ {print int(\$2)}') -gt 0 ]" \
     || { cat "$WORK/run$k.log"; fail "run $k: nothing written"; }
   # Let it write for a varying while so the kill lands at different points of a batch.
@@ -49,7 +48,7 @@ for ((k = 1; k <= KILLS; k++)); do
 done
 
 note "final run after $KILLS kills: starts, writes, stops cleanly"
-start_opticsd "$WORK/final.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/final.log"
 wait_for 100 bash -c "[ \$(curl -sf http://127.0.0.1:$PORT/metrics | awk '/^opticsd_store_samples_written_total/ {print int(\$2)}') -gt 0 ]" \
   || { cat "$WORK/final.log"; fail "final run: nothing written"; }
 stop_opticsd

@@ -26,10 +26,7 @@ unmount_state() {
 trap unmount_state EXIT
 DB="$DIR/history.db"
 
-PORT=$(free_port)
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
-poll: {interval: 500ms, timeout: 2s}
+write_config "$WORK/opticsd.yaml" <<YAML
 storage: {path: $DB}
 targets:
   - name: leaf-7
@@ -40,7 +37,8 @@ targets:
     scenarios:
       - {scenario: post_fec_errors, port: 3, onset: 0s, ramp: 2s}
 YAML
-start_opticsd "$WORK/run.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/run.log"
+wait_polled "$PORT" 1
 
 note "read-only storage: the failure shows on /metrics, the finding on /metrics only"
 wait_for 150 bash -c "[ \$(curl -sf http://127.0.0.1:$PORT/metrics | awk '/^opticsd_store_write_errors_total/ {print int(\$2)}') -gt 0 ]" \
@@ -59,9 +57,7 @@ wait_for 150 bash -c "[ \$(curl -sf http://127.0.0.1:$PORT/metrics | awk '/^opti
 grep -q 'history writes resumed' "$WORK/run.log" || fail "no log line for the recovery"
 
 # A finding raised after the recovery: the sim's port 2 starts losing frames now.
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
-poll: {interval: 500ms, timeout: 2s}
+write_config "$WORK/opticsd.yaml" <<YAML
 storage: {path: $DB}
 targets:
   - name: leaf-7

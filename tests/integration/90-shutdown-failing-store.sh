@@ -9,16 +9,15 @@ need curl
 need python3
 need sqlite3
 
-PORT=$(free_port)
 DB="$WORK/state/history.db"
-cat >"$WORK/opticsd.yaml" <<YAML
-listen: {address: 127.0.0.1:$PORT}
+write_config "$WORK/opticsd.yaml" <<YAML
 poll: {interval: 300ms}
 storage: {path: $DB, sample_interval: 0s}
 targets:
   - {name: s1, driver: sim, ports: 2, lanes: 2}
 YAML
-start_opticsd "$WORK/daemon.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml"
+wait_polled "$PORT" 1
 wait_for 100 metric_has "$PORT" '^opticsd_store_samples_written_total [1-9]' || { cat "$WORK/daemon.log"; fail "history never written"; }
 
 note "the database locked by another process until after the daemon is gone"
@@ -42,7 +41,8 @@ grep -q 'history flush incomplete' "$WORK/daemon.log" || fail "the unwritten his
 kill "$LOCKER" 2>/dev/null || true
 
 note "a healthy store is flushed in full"
-start_opticsd "$WORK/daemon2.log" run --config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/daemon2.log"
+wait_polled "$PORT" 1
 wait_for 100 metric_has "$PORT" '^opticsd_store_samples_written_total [1-9]' || { cat "$WORK/daemon2.log"; fail "history not written after restart"; }
 stop_opticsd
 grep -q 'history flush incomplete' "$WORK/daemon2.log" && fail "a healthy store's flush was cut short"
