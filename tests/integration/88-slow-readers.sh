@@ -22,16 +22,15 @@ READ_SECONDS=${READ_SECONDS:-40}
 PORTS_PER_TARGET=100
 TARGETS=$(((MODULES + PORTS_PER_TARGET - 1) / PORTS_PER_TARGET))
 
-PORT=$(free_port)
+PORT=$(free_port)  # set here: write_config runs in the pipeline's subshell
 {
-  echo "listen: {address: 127.0.0.1:$PORT}"
   echo "poll: {interval: 5s}"
   echo "storage: {enabled: false}"
   echo "targets:"
   for ((i = 0; i < TARGETS; i++)); do echo "  - {name: sw$i, driver: sim, ports: $PORTS_PER_TARGET, lanes: 8}"; done
-} >"$WORK/opticsd.yaml"
-start_opticsd "$WORK/opticsd.log" run --config "$WORK/opticsd.yaml"
-wait_for 150 metric_has "$PORT" "target=\"sw$((TARGETS - 1))\"" || { tail "$WORK/opticsd.log"; fail "fleet not polled"; }
+} | write_config "$WORK/opticsd.yaml"
+start_daemon "$WORK/opticsd.yaml" "$WORK/opticsd.log"
+wait_polled "$PORT" 1  # the whole fleet, each target's first poll anywhere in the 5 s interval
 
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$OPTICSD_PID/status"; }
 hwm_kib() { awk '/^VmHWM:/ {print $2}' "/proc/$OPTICSD_PID/status"; }
