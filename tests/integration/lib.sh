@@ -164,7 +164,7 @@ served_targets() {
 # just before its results are handed on, so this waits for the counter to pass
 # POLLS.) Fails naming the targets that lag, with their counts.
 wait_polled() {
-  local port=$1 polls=${2:-1}
+  local port=$1 want=${2:-1}
   shift $(($# >= 2 ? 2 : $#))
   local targets=("$@") deadline=$((SECONDS + ${WAIT_POLLED_SECONDS:-60})) lagging t n
   if [ ${#targets[@]} -eq 0 ]; then
@@ -175,10 +175,10 @@ wait_polled() {
     lagging=()
     for t in "${targets[@]}"; do
       n=$(polls "$port" "$t") || n=0
-      [ "$n" -gt "$polls" ] || lagging+=("$t=$n")
+      [ "$n" -gt "$want" ] || lagging+=("$t=$n")
     done
     [ ${#lagging[@]} -eq 0 ] && return 0
-    [ "$SECONDS" -lt "$deadline" ] || fail "wait_polled: after ${WAIT_POLLED_SECONDS:-60} s, polls finished (want > $polls): ${lagging[*]}"
+    [ "$SECONDS" -lt "$deadline" ] || fail "wait_polled: after ${WAIT_POLLED_SECONDS:-60} s, polls finished (want > $want): ${lagging[*]}"
     sleep 0.2
   done
 }
