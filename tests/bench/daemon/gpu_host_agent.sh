@@ -59,8 +59,12 @@ PY
 "$OPTICSD" run --config "$WORK/opticsd.yaml" >"$WORK/opticsd.log" 2>&1 &
 PID=$!
 polls() { curl -sf "http://127.0.0.1:$PORT/metrics/self" | awk '/^opticsd_poll_duration_seconds_count/ {s += $2} END {print s + 0}'; }
-for _ in $(seq 100); do [ "$(polls 2>/dev/null || echo 0)" -ge 3 ] && break; sleep 0.2; done
-[ "$(polls)" -ge 3 ] || { cat "$WORK/opticsd.log"; echo "the agent did not poll" >&2; exit 1; }
+for _ in $(seq 150); do
+  n=$(polls 2>/dev/null) || n=0
+  [ "$n" -ge 3 ] && break
+  sleep 0.2
+done
+[ "$n" -ge 3 ] || { cat "$WORK/opticsd.log"; echo "the agent did not poll" >&2; exit 1; }
 modules=$(curl -sf "http://127.0.0.1:$PORT/metrics" | grep -c '^opticsd_module_info{' || true)
 [ "$modules" -eq 8 ] || { echo "the agent serves $modules modules, not 8" >&2; exit 1; }
 series=$(curl -sf "http://127.0.0.1:$PORT/metrics" | grep -vc '^#' || true)
@@ -83,7 +87,7 @@ end_s=$(date +%s.%N)
 done_polls=$(($(polls) - start_polls))
 hz=$(getconf CLK_TCK)
 python3 - "$((end_ticks - start_ticks))" "$hz" "$done_polls" "$start_s" "$end_s" "$(rss_kb "$PID")" "$(hwm_kb "$PID")" \
-  "$series" "$thresholds" "$(stat -c %s "$WORK/history.db" 2>/dev/null || echo 0)" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+  "$series" "$thresholds" "$(cat "$WORK"/history.db* | wc -c)" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import sys
 ticks, hz, polls, t0, t1, rss, hwm, series, th, db = sys.argv[1:11]
 load = sys.argv[11]
@@ -92,5 +96,5 @@ wall = float(t1) - float(t0)
 print(f"gpu-host agent, 8 NICs: {polls} polls in {wall:.0f} s; CPU {cpu_s:.2f} s = {1000 * cpu_s / int(polls):.2f} ms per poll "
       f"({100 * cpu_s / wall:.2f} % of a core at this interval; at 30 s: {100 * cpu_s / int(polls) / 30:.3f} %); "
       f"RSS {int(rss) / 1024:.1f} MB, VmHWM {int(hwm) / 1024:.1f} MB; /metrics {series} series, /metrics/thresholds {th}; "
-      f"history {int(db) / 1024:.0f} KB; load {load}")
+      f"history (db + WAL) {int(db) / 1024:.0f} KB; load {load}")
 PY
