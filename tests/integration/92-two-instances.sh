@@ -101,6 +101,12 @@ wait_for 150 metric_has "$HOST_PORT" '^opticsd_lane_rx_power_dbm\{target="gpu-no
 wait_for 150 metric_has "$SWITCH_PORT" '^opticsd_port_topology_info\{target="leaf-1",port="Ethernet2".*peer_target="gpu-node-1"' ||
   { cat "$WORK/switch.log"; fail "the switch instance serves no topology for Ethernet2"; }
 
+# The agent's own /sd entry: its one target, named after the host.
+curl -sf "http://127.0.0.1:$HOST_PORT/sd" | python3 -c 'import json,sys
+groups = json.load(sys.stdin)
+sys.exit(0 if [g["labels"]["__param_target"] for g in groups] == ["gpu-node-1"] else 1)' ||
+  fail "the host agent's /sd does not list gpu-node-1 alone"
+
 # The servers' copy of the rules: only `for:` shortened.
 sed -E 's/^( *)for: [0-9]+m$/\1for: 2s/' "$RULES" >"$WORK/fleet-rules.yml"
 [ "$(grep -c 'for: 2s' "$WORK/fleet-rules.yml")" -eq "$(grep -Ec '^ *for: ' "$RULES")" ] || fail "could not shorten every for:"
