@@ -9,8 +9,9 @@
 # A scrape of /metrics and /metrics/thresholds every SCRAPE_EVERY polls
 # stands for the fleet's Prometheus (30 s polls, 30 s scrapes: every poll).
 #
-#   tests/bench/daemon/gpu_host_agent.sh [POLLS] [INTERVAL_S] [SCRAPE_EVERY]
-#   (defaults 120 polls of 1 s: CPU per poll does not depend on the interval)
+#   [HISTORY=off] tests/bench/daemon/gpu_host_agent.sh [POLLS] [INTERVAL_S] [SCRAPE_EVERY]
+#   (defaults 120 polls of 1 s: CPU per poll does not depend on the interval;
+#   HISTORY=off: the config's `storage` turned off, as its comment offers)
 #
 # Prints one line of figures; tests/bench/RESULTS.md keeps them.
 set -euo pipefail
@@ -44,12 +45,15 @@ PY
 PORT=$(free_port)
 # The shipped config, with only what a bench must change: the host name, the
 # listen address, the state path, the interval and the driver.
-python3 - "$SRC/deploy/config/gpu-host.yaml" "$WORK/opticsd.yaml" "$PORT" "$WORK" "$INTERVAL_S" <<'PY'
+python3 - "$SRC/deploy/config/gpu-host.yaml" "$WORK/opticsd.yaml" "$PORT" "$WORK" "$INTERVAL_S" "${HISTORY:-on}" <<'PY'
 import sys
 text = open(sys.argv[1]).read().replace("@HOSTNAME@", "gpu-node-bench")
 text = text.replace('address: ":9464"', f'address: "127.0.0.1:{sys.argv[3]}"')
 text = text.replace("  interval: 30s", f"  interval: {sys.argv[5]}s")
 text = text.replace("  sample_interval: 30s", f"  sample_interval: 30s\n  path: {sys.argv[4]}/history.db")
+if sys.argv[6] == "off":
+    text = text.replace("  max_size: 64MiB\n", "  max_size: 64MiB\n  enabled: false\n")
+    assert "enabled: false" in text
 old = '    driver: ethtool\n    interfaces: ["enp*np*"]'
 assert old in text, "gpu-host.yaml changed: update the bench"
 text = text.replace(old, f"    driver: replay\n    directory: {sys.argv[4]}/nics")
@@ -87,7 +91,7 @@ end_s=$(date +%s.%N)
 done_polls=$(($(polls) - start_polls))
 hz=$(getconf CLK_TCK)
 python3 - "$((end_ticks - start_ticks))" "$hz" "$done_polls" "$start_s" "$end_s" "$(rss_kb "$PID")" "$(hwm_kb "$PID")" \
-  "$series" "$thresholds" "$(cat "$WORK"/history.db* | wc -c)" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+  "$series" "$thresholds" "$(cat "$WORK"/history.db* 2>/dev/null | wc -c)" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import sys
 ticks, hz, polls, t0, t1, rss, hwm, series, th, db = sys.argv[1:11]
 load = sys.argv[11]
