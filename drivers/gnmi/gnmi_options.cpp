@@ -81,6 +81,13 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
     for (const auto& v : vendorVariants()) known += (known.empty() ? "" : ", ") + std::string(v.name);
     options.error("variant", "unknown gNMI variant '" + variant + "' (known: " + known + ")");
   }
+  if (auto base = options.optionalString("channel_base")) {
+    if (*base == "0" || *base == "1") {
+      out.channel_base = *base == "1" ? 1 : 0;
+    } else if (*base != "auto") {
+      options.error("channel_base", "expected auto, 0 or 1 (the raw channel index of lane 1)");
+    }
+  }
   if (auto e = options.optionalString("encoding")) {
     if (*e == "auto") {
       out.encoding = EncodingChoice::kAuto;

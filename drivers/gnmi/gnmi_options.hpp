@@ -22,6 +22,8 @@ enum class SubscribeMode : std::uint8_t { kStream, kOnce, kPoll };
 struct GnmiOptions {
   std::string address;  // host:port
   const VendorVariant* variant = nullptr;
+  // The raw channel index of lane 1; unset: decided from what the device sends.
+  std::optional<int> channel_base;
   EncodingChoice encoding = EncodingChoice::kAuto;
   SubscribeMode mode = SubscribeMode::kStream;
   std::chrono::milliseconds sample_interval{10000};

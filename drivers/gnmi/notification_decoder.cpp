@@ -1,6 +1,8 @@
 #include "drivers/gnmi/notification_decoder.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 namespace opticsd::gnmi {
@@ -12,6 +14,18 @@ double decimal64(const ::gnmi::Decimal64& d) {
   // precision beyond 18 digits is not a decimal64 any target sends: capped, no overflow
   const int precision = static_cast<int>(std::min<std::uint32_t>(d.precision(), 18));
   return static_cast<double>(d.digits()) / std::pow(10.0, precision);
+}
+
+// bytes_val: the spec (2.3.2) leaves the content to the schema; what devices
+// put there for a number is an IEEE 754 float32 (OpenConfig's ieeefloat32,
+// Junos native sensors) or float64, in network byte order as OpenConfig's
+// ieeefloat32 binary leaf is written: decided by length, anything else refused.
+std::optional<double> ieeeFloat(const std::string& bytes) {
+  std::uint64_t bits = 0;
+  for (unsigned char c : bytes) bits = (bits << 8) | c;
+  if (bytes.size() == 4) return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+  if (bytes.size() == 8) return std::bit_cast<double>(bits);
+  return std::nullopt;
 }
 
 // A JSON_IETF member name may carry its module: "openconfig-platform:state".
@@ -75,6 +89,9 @@ std::optional<LeafValue> scalarValue(const ::gnmi::TypedValue& value) {
       return LeafValue::ofNumber(value.double_val());
     case V::kDecimalVal:
       return LeafValue::ofNumber(decimal64(value.decimal_val()));
+    case V::kBytesVal:
+      if (auto f = ieeeFloat(value.bytes_val())) return LeafValue::ofNumber(*f);
+      return std::nullopt;
     case V::kLeaflistVal: {
       std::vector<double> numbers;
       for (const auto& e : value.leaflist_val().element()) {
@@ -86,6 +103,26 @@ std::optional<LeafValue> scalarValue(const ::gnmi::TypedValue& value) {
     }
     default:
       return std::nullopt;
+  }
+}
+
+std::string refusalReason(const ::gnmi::TypedValue& value) {
+  using V = ::gnmi::TypedValue;
+  switch (value.value_case()) {
+    case V::kBytesVal:
+      return "bytes_val of " + std::to_string(value.bytes_val().size()) +
+             " bytes is no IEEE 754 float32 (4 bytes) or float64 (8 bytes)";
+    case V::kProtoBytes:
+      return "proto_bytes (a serialised protobuf of the target's own schema) is not decoded";
+    case V::kLeaflistVal:
+      return "a leaf-list with an element that is not a number";
+    case V::kJsonVal:
+    case V::kJsonIetfVal:
+      return "JSON that does not parse, nests deeper than 16, or holds an array of non-numbers";
+    case V::VALUE_NOT_SET:
+      return "no value this client knows (empty, any_val, or a field newer than gNMI 0.10)";
+    default:
+      return "value not usable for this leaf";
   }
 }
 
@@ -109,7 +146,39 @@ void joinPath(const ::gnmi::Path& prefix, const ::gnmi::Path& path, GnmiPath& ou
   }
 }
 
+void NotificationDecoder::note(Applied applied, std::string_view refusal) {
+  std::string path = path_.toString();
+  auto it = trace_->outcome_by_path.find(path);
+  if (it == trace_->outcome_by_path.end()) {
+    if (trace_->outcome_by_path.size() >= DecodeTrace::kMaxPaths) {
+      ++trace_->more;
+      return;
+    }
+    it = trace_->outcome_by_path.emplace(std::move(path), std::string()).first;
+  }
+  auto bound = state_.rules().match(path_);
+  switch (applied) {
+    case Applied::kMapped:
+      it->second = "mapped by " + std::string(bound ? bound->rule->pattern : "?");
+      break;
+    case Applied::kUnknownPath:
+      it->second = bound ? "ignored: rule " + std::string(bound->rule->pattern) + " binds no interface or component"
+                         : "ignored: " + state_.rules().explainMiss(path_);
+      break;
+    case Applied::kBadValue:
+      it->second = "refused value: " + (refusal.empty() ? std::string("not usable for rule ") +
+                                                              std::string(bound ? bound->rule->pattern : "?") +
+                                                              " (wrong kind, or a channel index out of range)"
+                                                        : std::string(refusal));
+      break;
+    case Applied::kOverLimit:
+      it->second = "dropped: more components and interfaces than opticsd keeps per target";
+      break;
+  }
+}
+
 void NotificationDecoder::count(Applied applied, DecodeCounts& counts) {
+  if (trace_) note(applied, {});
   switch (applied) {
     case Applied::kMapped:
       ++counts.mapped;
@@ -133,6 +202,7 @@ void NotificationDecoder::applyJson(std::string_view json, std::int64_t now_ms, 
   if (parsed.is_discarded()) {
     ++counts.bad_values;
     if (counts.first_bad_value_path.empty()) counts.first_bad_value_path = path_.toString();
+    if (trace_) note(Applied::kBadValue, "JSON that does not parse");
     return;
   }
   // Walks a container, appending each member as a path element, applying its leaves.
@@ -176,7 +246,9 @@ DecodeCounts NotificationDecoder::apply(const ::gnmi::Notification& notification
     } else if (auto leaf = scalarValue(val)) {
       count(state_.apply(path_, *leaf, now_ms), counts);
     } else {
-      count(Applied::kBadValue, counts);
+      if (trace_) note(Applied::kBadValue, refusalReason(val));
+      counts.bad_values++;
+      if (counts.first_bad_value_path.empty()) counts.first_bad_value_path = path_.toString();
     }
   }
   return counts;

@@ -158,16 +158,83 @@ constexpr LeafRule kSonicRules[] = {
 constexpr std::string_view kSonicSamplePaths[] = {"/TRANSCEIVER_DOM_SENSOR"};
 constexpr std::string_view kSonicOnChangePaths[] = {"/TRANSCEIVER_INFO", "/PORT_TABLE"};
 
+// ---- Junos native telemetry (JTI), sensor /junos/system/linecard/optics/.
+// Leaves as Juniper's optics.proto names them (OpticsInfos keyed by if_name,
+// OpticsDiagStats, OpticsDiagLaneStats keyed by lane_number), rendered as
+// gNMI paths under the interface: .../optics/module_temp,
+// .../optics/lanediags/lane[lane_number=N]/lane_laser_receiver_power_dbm.
+// Power in dBm, bias in mA, temperature in degrees C (the proto's field
+// names and Junos' "show interfaces diagnostics optics"); lanes from 0.
+#define JUNOS_OPTICS "/interfaces/interface[name=$port]/optics"
+#define JUNOS_LANE JUNOS_OPTICS "/lanediags/lane[lane_number=$lane]"
+constexpr LeafRule kJunosRules[] = {
+    {JUNOS_OPTICS "/module_temp", Leaf::kModuleValue, mod(ModuleMetric::kTemperatureCelsius)},
+    {JUNOS_OPTICS "/module_temp_high_alarm_threshold", Leaf::kModuleThresholdUpper,
+     mod(ModuleMetric::kTemperatureCelsius), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/module_temp_low_alarm_threshold", Leaf::kModuleThresholdLower,
+     mod(ModuleMetric::kTemperatureCelsius), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/module_temp_high_warning_threshold", Leaf::kModuleThresholdUpper,
+     mod(ModuleMetric::kTemperatureCelsius), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/module_temp_low_warning_threshold", Leaf::kModuleThresholdLower,
+     mod(ModuleMetric::kTemperatureCelsius), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_output_power_high_alarm_threshold_dbm", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kTxPowerDbm), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_output_power_low_alarm_threshold_dbm", Leaf::kLaneThresholdLower,
+     lane(LaneMetric::kTxPowerDbm), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_output_power_high_warning_threshold_dbm", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kTxPowerDbm), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_output_power_low_warning_threshold_dbm", Leaf::kLaneThresholdLower,
+     lane(LaneMetric::kTxPowerDbm), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_rx_power_high_alarm_threshold_dbm", Leaf::kLaneThresholdUpper, lane(LaneMetric::kRxPowerDbm),
+     0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_rx_power_low_alarm_threshold_dbm", Leaf::kLaneThresholdLower, lane(LaneMetric::kRxPowerDbm),
+     0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_rx_power_high_warning_threshold_dbm", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kRxPowerDbm), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_rx_power_low_warning_threshold_dbm", Leaf::kLaneThresholdLower, lane(LaneMetric::kRxPowerDbm),
+     0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_bias_current_high_alarm_threshold", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kTxBiasMilliamperes), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_bias_current_low_alarm_threshold", Leaf::kLaneThresholdLower,
+     lane(LaneMetric::kTxBiasMilliamperes), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_bias_current_high_warning_threshold", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kTxBiasMilliamperes), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_bias_current_low_warning_threshold", Leaf::kLaneThresholdLower,
+     lane(LaneMetric::kTxBiasMilliamperes), 0, false, "WARNING"},
+    {JUNOS_LANE "/lane_laser_output_power_dbm", Leaf::kLaneValue, lane(LaneMetric::kTxPowerDbm)},
+    {JUNOS_LANE "/lane_laser_receiver_power_dbm", Leaf::kLaneValue, lane(LaneMetric::kRxPowerDbm)},
+    {JUNOS_LANE "/lane_laser_bias_current", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMilliamperes)},
+    {JUNOS_LANE "/lane_rx_loss_of_signal_alarm", Leaf::kLaneStatus, status("rx_los")},
+    {JUNOS_LANE "/lane_tx_loss_of_signal_alarm", Leaf::kLaneStatus, status("tx_los")},
+};
+constexpr std::string_view kJunosSamplePaths[] = {"/junos/system/linecard/optics"};
+
+// gNMI 0.10 section 2.7.1: an unset origin is the openconfig schema; rfc7951
+// names the same model with module-qualified element names.
+constexpr std::string_view kOpenConfigOrigins[] = {"", "openconfig", "rfc7951"};
+constexpr std::string_view kNativeOrigins[] = {"", "rfc7951"};
+
 constexpr VendorVariant kVariants[] = {
     {"openconfig",
      "OpenConfig platform-transceiver and interfaces (Arista EOS, Cisco IOS-XR/NX-OS, Juniper, Nokia SR OS)", "", "",
-     kOpenConfigSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, 0, true},
+     kOpenConfigSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, kOpenConfigOrigins, 0, true, true},
     {"cumulus", "OpenConfig as the openconfig variant, plus NVIDIA Cumulus Linux 5.15+ interface PHY FEC counters", "",
-     "", kCumulusSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, 0, true},
+     "", kCumulusSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, kOpenConfigOrigins, 0, true, true},
     {"srlinux", "Nokia SR Linux native interface transceiver model", "", "", kSrLinuxSamplePaths, kSrLinuxOnChangePaths,
-     kSrLinuxRules, 1, false},
+     kSrLinuxRules, kNativeOrigins, 1, true, false},
     {"sonic", "SONiC telemetry STATE_DB transceiver tables", "", "STATE_DB", kSonicSamplePaths, kSonicOnChangePaths,
-     kSonicRules, 1, false},
+     kSonicRules, kNativeOrigins, 1, false, false},
+    {"junos",
+     "Junos native telemetry (JTI) optics sensor /junos/system/linecard/optics/",
+     "",
+     "",
+     kJunosSamplePaths,
+     {},
+     kJunosRules,
+     kNativeOrigins,
+     0,
+     true,
+     false},
 };
 
 }  // namespace
