@@ -16,6 +16,12 @@ Result<LeafRules> LeafRules::compile(std::span<const LeafRule> rules, std::span<
       return fail("rule path '" + std::string(rule.pattern) + "' must end in a leaf name");
     }
     for (const auto& elem : pattern->elems) {
+      if (!elem.keys.empty() && !elem.name.starts_with('$')) {
+        auto& names = out.list_keys_[std::string(localName(elem.name))];
+        if (names.empty()) {
+          for (const auto& [k, v] : elem.keys) names.push_back(k);
+        }
+      }
       for (const auto& [k, v] : elem.keys) {
         if (!v.empty() && v[0] == '$' && v != "$component" && v != "$port" && v != "$lane" && v != "$severity") {
           return fail("rule path '" + std::string(rule.pattern) + "' binds unknown role " + v);
@@ -26,6 +32,11 @@ Result<LeafRules> LeafRules::compile(std::span<const LeafRule> rules, std::span<
     out.rules_.push_back(Compiled{&rule, std::move(*pattern)});
   }
   return out;
+}
+
+const std::vector<std::string>* LeafRules::listKeys(std::string_view name) const {
+  auto it = list_keys_.find(name);
+  return it == list_keys_.end() ? nullptr : &it->second;
 }
 
 bool LeafRules::acceptsOrigin(std::string_view origin) const {

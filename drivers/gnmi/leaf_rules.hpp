@@ -68,6 +68,8 @@ struct LeafRule {
   // A fixed threshold severity where the model puts it in the leaf name
   // (Junos: module_temp_high_alarm_threshold) rather than a list key.
   std::string_view severity = {};
+  // Multiplies the number before it lands (IOS-XR sends power in 0.01 dBm).
+  double scale = 1;
 };
 
 // What a matched path bound.
@@ -98,6 +100,9 @@ class LeafRules {
   // the nearest rule and the element or key that differs.
   std::string explainMiss(const GnmiPath& path) const;
   bool acceptsOrigin(std::string_view origin) const;
+  // The key names the rules give list element `name` (local name), or null:
+  // how a JSON array of entries or a keyless list in a path gets its keys.
+  const std::vector<std::string>* listKeys(std::string_view name) const;
 
  private:
   struct NameHash {
@@ -112,6 +117,7 @@ class LeafRules {
   // Candidates by the last element's local name: most paths test one or two rules.
   std::unordered_map<std::string, std::vector<std::size_t>, NameHash, std::equal_to<>> by_leaf_name_;
   std::vector<std::string> origins_;
+  std::unordered_map<std::string, std::vector<std::string>, NameHash, std::equal_to<>> list_keys_;
 };
 
 }  // namespace opticsd::gnmi

@@ -177,6 +177,42 @@ void NotificationDecoder::note(Applied applied, std::string_view refusal) {
   }
 }
 
+Applied NotificationDecoder::applyKeyless(const LeafValue& value, std::int64_t now_ms) {
+  const std::size_t n = path_.elems.size();
+  if (n < 2) return Applied::kUnknownPath;
+  // A key leaf of a list sent without keys: ".../lane-data/lane-index".
+  const PathElement& parent = path_.elems[n - 2];
+  if (parent.keys.empty()) {
+    if (const auto* keys = state_.rules().listKeys(localName(parent.name))) {
+      const std::string_view leaf = localName(path_.elems.back().name);
+      if (std::find(keys->begin(), keys->end(), leaf) != keys->end()) {
+        std::string text = value.kind == LeafValue::Kind::kText    ? value.text
+                           : value.kind == LeafValue::Kind::kCount ? std::to_string(value.count)
+                           : value.kind == LeafValue::Kind::kNumber && std::floor(value.number) == value.number &&
+                                   std::abs(value.number) < 1e15
+                               ? std::to_string(static_cast<long long>(value.number))
+                               : std::string();
+        if (text.empty()) return Applied::kUnknownPath;
+        const std::string list(localName(parent.name));
+        std::erase_if(list_keys_seen_, [&](const auto& seen) { return seen.first == list; });
+        list_keys_seen_.push_back({list, {std::string(leaf), std::move(text)}});
+        return Applied::kUnknownPath;
+      }
+    }
+  }
+  bool keyed = false;
+  for (auto& elem : path_.elems) {
+    if (!elem.keys.empty()) continue;
+    for (const auto& [list, key] : list_keys_seen_) {
+      if (list == localName(elem.name)) {
+        elem.keys.push_back(key);
+        keyed = true;
+      }
+    }
+  }
+  return keyed ? state_.apply(path_, value, now_ms) : Applied::kUnknownPath;
+}
+
 void NotificationDecoder::count(Applied applied, DecodeCounts& counts) {
   if (trace_) note(applied, {});
   switch (applied) {
@@ -207,6 +243,25 @@ void NotificationDecoder::applyJson(std::string_view json, std::int64_t now_ms, 
   }
   // Walks a container, appending each member as a path element, applying its leaves.
   auto walk = [&](auto&& self, const nlohmann::json& node, int depth) -> void {
+    // RFC 7951 section 5.4: a list is an array of entries, its keys among each entry's members.
+    if (node.is_array() && !node.empty() && node.front().is_object() && !path_.elems.empty()) {
+      const auto* keys = state_.rules().listKeys(localName(path_.elems.back().name));
+      for (const auto& entry : node) {
+        if (!entry.is_object()) {
+          count(Applied::kBadValue, counts);
+          continue;
+        }
+        path_.elems.back().keys.clear();
+        for (const auto& key : keys ? *keys : std::vector<std::string>{}) {
+          auto member = entry.find(key);
+          if (member == entry.end()) continue;
+          path_.elems.back().keys.emplace_back(key, member->is_string() ? member->get<std::string>() : member->dump());
+        }
+        self(self, entry, depth + 1);
+      }
+      path_.elems.back().keys.clear();
+      return;
+    }
     if (node.is_object()) {
       if (depth >= kMaxJsonDepth) {
         ++counts.bad_values;
@@ -231,6 +286,7 @@ void NotificationDecoder::applyJson(std::string_view json, std::int64_t now_ms, 
 
 DecodeCounts NotificationDecoder::apply(const ::gnmi::Notification& notification, std::int64_t now_ms) {
   DecodeCounts counts;
+  list_keys_seen_.clear();
   static const ::gnmi::Path kNoPath;
   for (const auto& removed : notification.delete_()) {
     joinPath(notification.prefix(), removed, path_);
@@ -244,7 +300,9 @@ DecodeCounts NotificationDecoder::apply(const ::gnmi::Notification& notification
     } else if (val.value_case() == ::gnmi::TypedValue::kJsonVal) {
       applyJson(val.json_val(), now_ms, counts);
     } else if (auto leaf = scalarValue(val)) {
-      count(state_.apply(path_, *leaf, now_ms), counts);
+      Applied applied = state_.apply(path_, *leaf, now_ms);
+      if (applied == Applied::kUnknownPath) applied = applyKeyless(*leaf, now_ms);
+      count(applied, counts);
     } else {
       if (trace_) note(Applied::kBadValue, refusalReason(val));
       counts.bad_values++;

@@ -51,12 +51,17 @@ class NotificationDecoder {
 
  private:
   void note(Applied applied, std::string_view refusal);
+  // A path no rule maps may be a keyless list (IOS-XR's lane-data): a key
+  // leaf is remembered for the rest of the notification, and a path under the
+  // same list without keys is tried again with it.
+  Applied applyKeyless(const LeafValue& value, std::int64_t now_ms);
   void applyJson(std::string_view json, std::int64_t now_ms, DecodeCounts& counts);
   void count(Applied applied, DecodeCounts& counts);
 
   TelemetryState& state_;
   DecodeTrace* trace_ = nullptr;
   GnmiPath path_;  // scratch, reused across updates
+  std::vector<std::pair<std::string, std::pair<std::string, std::string>>> list_keys_seen_;  // list -> key, value
 };
 
 }  // namespace opticsd::gnmi

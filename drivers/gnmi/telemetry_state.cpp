@@ -299,7 +299,7 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
     case Leaf::kModuleValue: {
       auto v = numberOf(value);
       if (!v) return Applied::kBadValue;
-      m.values.set(static_cast<ModuleMetric>(rule.metric), *v);
+      m.values.set(static_cast<ModuleMetric>(rule.metric), *v * rule.scale);
       return Applied::kMapped;
     }
     case Leaf::kLaneValue: {
@@ -307,7 +307,7 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
       if (!v) return Applied::kBadValue;
       LaneData* lane = laneData(m, b);
       if (!lane) return Applied::kBadValue;
-      lane->values.set(static_cast<LaneMetric>(rule.metric), *v);
+      lane->values.set(static_cast<LaneMetric>(rule.metric), *v * rule.scale);
       return Applied::kMapped;
     }
     case Leaf::kLaneStatus: {
@@ -328,7 +328,7 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
       const bool module = rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kModuleThresholdLower;
       // Written only when it changes: unchanged limits stay the table the last snapshots share.
       std::optional<Thresholds> slot = module ? m.thresholds->module[rule.metric] : m.thresholds->lane[rule.metric];
-      setThreshold(slot, b.severity, upper, *v);
+      setThreshold(slot, b.severity, upper, *v * rule.scale);
       if (slot != (module ? m.thresholds->module[rule.metric] : m.thresholds->lane[rule.metric])) {
         (module ? m.thresholds.mutate().module[rule.metric] : m.thresholds.mutate().lane[rule.metric]) = slot;
       }

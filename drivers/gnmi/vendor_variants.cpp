@@ -209,6 +209,25 @@ constexpr LeafRule kJunosRules[] = {
 };
 constexpr std::string_view kJunosSamplePaths[] = {"/junos/system/linecard/optics"};
 
+// ---- Cisco IOS-XR native: Cisco-IOS-XR-controller-optics-oper. optics-info
+// per optics controller ("Optics0/0/0/0"); lane-data is a list whose entries
+// carry lane-index as a leaf (sent keyless in PROTO, entries of an array in
+// JSON_IETF: see NotificationDecoder). receive-power and transmit-power are
+// integers in 0.01 dBm (as OpenConfig's functional translator for IOS-XR
+// 24.3 divides them); laser-bias-current-milli-amps is in mA.
+#define XR_INFO "/optics-oper/optics-ports/optics-port[name=$port]/optics-info"
+#define XR_LANE XR_INFO "/lane-data[lane-index=$lane]"
+constexpr LeafRule kIosXrRules[] = {
+    {XR_LANE "/receive-power", Leaf::kLaneValue, lane(LaneMetric::kRxPowerDbm), 0, false, {}, 0.01},
+    {XR_LANE "/transmit-power", Leaf::kLaneValue, lane(LaneMetric::kTxPowerDbm), 0, false, {}, 0.01},
+    {XR_LANE "/laser-bias-current-milli-amps", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMilliamperes)},
+    {XR_INFO "/transceiver-info/vendor-name", Leaf::kVendor},
+    {XR_INFO "/transceiver-info/optics-vendor-part", Leaf::kPartNumber},
+    {XR_INFO "/transceiver-info/optics-vendor-rev", Leaf::kRevision},
+};
+constexpr std::string_view kIosXrSamplePaths[] = {"/optics-oper/optics-ports/optics-port/optics-info"};
+constexpr std::string_view kIosXrOrigins[] = {"", "Cisco-IOS-XR-controller-optics-oper", "rfc7951"};
+
 // gNMI 0.10 section 2.7.1: an unset origin is the openconfig schema; rfc7951
 // names the same model with module-qualified element names.
 constexpr std::string_view kOpenConfigOrigins[] = {"", "openconfig", "rfc7951"};
@@ -233,6 +252,17 @@ constexpr VendorVariant kVariants[] = {
      kJunosRules,
      kNativeOrigins,
      0,
+     true,
+     false},
+    {"iosxr",
+     "Cisco IOS-XR native Cisco-IOS-XR-controller-optics-oper optics-info",
+     "Cisco-IOS-XR-controller-optics-oper",
+     "",
+     kIosXrSamplePaths,
+     {},
+     kIosXrRules,
+     kIosXrOrigins,
+     1,
      true,
      false},
 };

@@ -371,3 +371,76 @@ TEST(GnmiExplain, MappedPathNamesItsRuleIgnoredPathSaysWhy) {
 
 }  // namespace
 }  // namespace opticsd::gnmi
+
+namespace opticsd::gnmi {
+namespace {
+
+// ---- Item 4: IOS-XR native optics, lane-data keyless (PROTO) and as JSON_IETF entries.
+
+TEST(GnmiIosXr, KeylessLaneDataInProtoTakesTheLaneIndexBeforeIt) {
+  Device d("iosxr");
+  ::gnmi::Notification n;
+  *n.mutable_prefix() = protoPath(
+      "Cisco-IOS-XR-controller-optics-oper:/optics-oper/optics-ports/optics-port[name=Optics0/0/0/1]/"
+      "optics-info");
+  auto add = [&](std::string_view path, auto set) {
+    auto* u = n.add_update();
+    *u->mutable_path() = protoPath(path);
+    set(*u->mutable_val());
+  };
+  for (int lane = 1; lane <= 4; ++lane) {
+    add("/lane-data/lane-index", [&](auto& v) { v.set_uint_val(lane); });
+    add("/lane-data/receive-power", [&](auto& v) { v.set_int_val(-250 - lane); });  // 0.01 dBm
+    add("/lane-data/transmit-power", [&](auto& v) { v.set_int_val(110); });
+    add("/lane-data/laser-bias-current-milli-amps", [&](auto& v) { v.set_uint_val(7); });
+  }
+  add("/transceiver-info/vendor-name", [&](auto& v) { v.set_string_val("CISCO-ACME"); });
+  NotificationDecoder decoder(d.state());
+  auto counts = decoder.apply(n, 1000);
+  EXPECT_EQ(counts.mapped, 13u);
+  auto samples = d.samples();
+  const Sample* s = port(samples, "Optics0/0/0/1");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->lanes.size(), 4u);
+  EXPECT_DOUBLE_EQ(*laneOf(*s, 1)->values[LaneMetric::kRxPowerDbm], -2.51);  // lane-index 1..4: 1-based
+  EXPECT_DOUBLE_EQ(*laneOf(*s, 4)->values[LaneMetric::kRxPowerDbm], -2.54);
+  EXPECT_DOUBLE_EQ(*laneOf(*s, 2)->values[LaneMetric::kTxPowerDbm], 1.1);
+  EXPECT_EQ(laneOf(*s, 3)->values[LaneMetric::kTxBiasMilliamperes], 7.0);
+  EXPECT_EQ(s->identity().vendor, "CISCO-ACME");
+}
+
+TEST(GnmiIosXr, JsonIetfListEntriesGetTheirKeys) {
+  Device d("iosxr");
+  ::gnmi::TypedValue t;
+  t.set_json_ietf_val(R"({"lane-data":[{"lane-index":0,"receive-power":-300,"transmit-power":50},)"
+                      R"({"lane-index":1,"receive-power":-310,"transmit-power":51}]})");
+  auto c = d.send(
+      "", "/Cisco-IOS-XR-controller-optics-oper:optics-oper/optics-ports/optics-port[name=Optics0/0/0/2]/optics-info",
+      t);
+  EXPECT_EQ(c.mapped, 4u);
+  auto samples = d.samples();
+  const Sample* s = port(samples, "Optics0/0/0/2");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->lanes.size(), 2u);
+  EXPECT_DOUBLE_EQ(*laneOf(*s, 1)->values[LaneMetric::kRxPowerDbm], -3.0);  // {0,1}: 0-based
+  EXPECT_DOUBLE_EQ(*laneOf(*s, 2)->values[LaneMetric::kTxPowerDbm], 0.51);
+}
+
+TEST(GnmiJsonLists, OpenConfigChannelArrayUnderTheTransceiver) {
+  Device d("openconfig");
+  ::gnmi::TypedValue t;
+  t.set_json_ietf_val(
+      R"({"openconfig-platform-transceiver:physical-channels":{"channel":[)"
+      R"({"index":1,"state":{"input-power":{"instant":"-1.5"}}},{"index":2,"state":{"input-power":{"instant":"-1.6"}}}]}})");
+  auto c =
+      d.send("", "/openconfig-platform:components/component[name=t]/openconfig-platform-transceiver:transceiver", t);
+  EXPECT_EQ(c.mapped, 2u);
+  auto samples = d.samples();
+  const Sample* s = port(samples, "t");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->lanes.size(), 2u);
+  EXPECT_EQ(laneOf(*s, 2)->values[LaneMetric::kRxPowerDbm], -1.6);
+}
+
+}  // namespace
+}  // namespace opticsd::gnmi

@@ -74,14 +74,14 @@ TEST(GnmiOptions, ClearErrorsForBadValues) {
   std::vector<ConfigIssue> issues;
   EXPECT_FALSE(
       read("address: 10.0.0.1\nvariant: junos-magic\nencoding: xml\nmode: sometimes\n"
-           "channel_base: 2\nmax_message_size: 10\nreconnect_min: 10s\nreconnect_max: 1s\npassword: p\nca_file: /nonexistent\n",
+           "channel_base: 2\nmax_message_size: 10\nreconnect_min: 10s\nreconnect_max: 1s\npassword: p\nca_file: "
+           "/nonexistent\n",
            issues));
   const std::string all = allIssues(issues);
   for (const char* expected :
        {"host:port", "unknown gNMI variant 'junos-magic' (known: openconfig, cumulus, srlinux, sonic, junos)",
-        "expected auto, 0 or 1",
-        "expected auto, proto, json_ietf or json", "expected stream, once or poll", "1KiB..1GiB",
-        "shorter than reconnect_min", "a password needs a username", "cannot read /nonexistent"}) {
+        "expected auto, 0 or 1", "expected auto, proto, json_ietf or json", "expected stream, once or poll",
+        "1KiB..1GiB", "shorter than reconnect_min", "a password needs a username", "cannot read /nonexistent"}) {
     EXPECT_NE(all.find(expected), std::string::npos) << expected << "\n" << all;
   }
 }
