@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ::gnmi::SubscribeResponse response;
   if (!response.ParseFromArray(data, static_cast<int>(size)) || !response.has_update()) return 0;
   for (const auto& variant : opticsd::gnmi::vendorVariants()) {
-    auto rules = LeafRules::compile(variant.rules);
+    auto rules = LeafRules::compile(variant.rules, variant.origins);
     if (!rules) std::abort();
     TelemetryState state(variant, *rules, opticsd::gnmi::StateLimits{.max_entities = 64, .max_lanes = 32});
     NotificationDecoder decoder(state);
