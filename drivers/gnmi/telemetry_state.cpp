@@ -174,11 +174,9 @@ ChannelBase TelemetryState::channelBase() const {
     } else if (first == 1 && contiguous) {
       if (one_based++ == 0) one_example = set;
     } else if (unclear++ == 0) {
-      unclear_example = name + " {" + [&] {
-        std::string list;
-        for (const auto& [raw, data] : m.lanes) list += (list.empty() ? "" : ",") + std::to_string(raw);
-        return list;
-      }() + "}";
+      std::string list;
+      for (const auto& lane_entry : m.lanes) list += (list.empty() ? "" : ",") + std::to_string(lane_entry.first);
+      unclear_example = name + " {" + list + "}";
     }
   }
   const std::string tail = "; channel " + std::to_string(fallback) + " is lane 1 (variant " +

@@ -86,9 +86,22 @@ QUALIFIED = {"components": "openconfig-platform:components",
              "interfaces": "openconfig-interfaces:interfaces"}
 
 
+def split_elems(text):
+    """'/a/b[k=x/y]/c' -> ['a', 'b[k=x/y]', 'c']: a '/' inside a key value ("et-0/0/1") does not split."""
+    parts, depth, current = [], 0, ""
+    for c in text.strip("/"):
+        depth += {"[": 1, "]": -1}.get(c, 0)
+        if c == "/" and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += c
+    return parts + [current]
+
+
 def path(text, origin=""):
     out = pb.Path(origin=origin)
-    for part in text.strip("/").split("/"):
+    for part in split_elems(text):
         name, _, rest = part.partition("[")
         if ARGS.dialect == "qualified":
             name = QUALIFIED.get(name, name)
