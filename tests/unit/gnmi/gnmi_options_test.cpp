@@ -79,7 +79,7 @@ TEST(GnmiOptions, ClearErrorsForBadValues) {
            issues));
   const std::string all = allIssues(issues);
   for (const char* expected :
-       {"host:port", "unknown gNMI variant 'junos-magic' (known: openconfig, cumulus, srlinux, sonic, junos)",
+       {"host:port", "unknown gNMI variant 'junos-magic' (known: openconfig, cumulus, srlinux, sonic, junos, iosxr)",
         "expected auto, 0 or 1", "expected auto, proto, json_ietf or json", "expected stream, once or poll",
         "1KiB..1GiB", "shorter than reconnect_min", "a password needs a username", "cannot read /nonexistent"}) {
     EXPECT_NE(all.find(expected), std::string::npos) << expected << "\n" << all;
