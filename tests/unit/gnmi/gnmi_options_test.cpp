@@ -99,6 +99,23 @@ TEST(GnmiOptions, ChannelBaseOverride) {
   EXPECT_FALSE(detect->channel_base);
 }
 
+TEST(GnmiOptions, VariantFileIsLoadedOrItsErrorSaid) {
+  const auto dir = std::filesystem::temp_directory_path() / "opticsd-gnmi-variant-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "good.yaml") << "name: mine\nextends: openconfig\n";
+  std::ofstream(dir / "bad.yaml") << "name: mine\nextends: nosuch\n";
+  std::vector<ConfigIssue> issues;
+  auto good = read("address: a:1\nvariant_file: " + (dir / "good.yaml").string() + "\n", issues);
+  ASSERT_TRUE(good) << allIssues(issues);
+  EXPECT_EQ(good->variant->name, "mine");
+  EXPECT_EQ(good->forPollInterval(std::chrono::seconds(5)).variant->name, "mine");  // copies share the file
+  issues.clear();
+  EXPECT_FALSE(read("address: a:1\nvariant_file: " + (dir / "bad.yaml").string() + "\n", issues));
+  EXPECT_NE(allIssues(issues).find("bad.yaml:2:10: extends an unknown variant 'nosuch'"), std::string::npos)
+      << allIssues(issues);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(GnmiOptions, UnknownKeysAreReported) {
   std::vector<ConfigIssue> issues;
   read("address: a:1\nsample_intervall: 5s\n", issues);
