@@ -11,6 +11,7 @@
 #include "daemon/output/sample_json.hpp"
 #include "daemon/service/target_plans.hpp"
 #if OPTICSD_WITH_SNMP
+#include "drivers/explain_sink.hpp"
 #include "drivers/snmp/explain.hpp"
 #endif
 
@@ -65,8 +66,15 @@ int pollOnce(const PollOnceArgs& args) {
     config->shard = ShardConfig{};
   }
 
-  // --explain: SNMP drivers trace each row (rule matched, row skipped and why).
+  // --explain: SNMP drivers trace each row (rule matched, row skipped and why),
+  // other drivers (gNMI) each received path, through the drivers' own sink.
   std::map<std::string, std::vector<std::string>> explained;
+  if (args.explain) {
+    setExplainSink([&](const std::string& target, std::vector<std::string> lines) {
+      auto& all = explained[target];
+      all.insert(all.end(), lines.begin(), lines.end());
+    });
+  }
 #if OPTICSD_WITH_SNMP
   if (args.explain) {
     snmp::setExplainSink(
@@ -90,6 +98,7 @@ int pollOnce(const PollOnceArgs& args) {
 
   nlohmann::json out{{"config", config->source}, {"targets", nlohmann::json::array()}};
   bool all_ok = errors.empty();
+  if (args.explain) setExplainSink(nullptr);
 #if OPTICSD_WITH_SNMP
   if (args.explain) snmp::setExplainSink(nullptr);
 #endif

@@ -6,6 +6,8 @@
 #include <boost/asio/post.hpp>
 #include <random>
 
+#include "drivers/explain_sink.hpp"
+
 namespace opticsd::gnmi {
 namespace {
 
@@ -55,7 +57,9 @@ std::chrono::system_clock::time_point after(std::chrono::milliseconds d) {
 
 GnmiDriver::GnmiDriver(boost::asio::io_context& io, std::string target, GnmiOptions options, LeafRules rules)
     : io_(io), target_(std::move(target)), options_(std::move(options)), reconnect_timer_(io) {
-  core_ = std::make_shared<StreamCore>(*options_.variant, std::move(rules), options_.max_updates_per_interval);
+  core_ = std::make_shared<StreamCore>(*options_.variant, std::move(rules), options_.max_updates_per_interval,
+                                       options_.channel_base);
+  if (explainSink()) core_->enableTrace();
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (options_.tls) {
     grpc::SslCredentialsOptions ssl;
@@ -168,6 +172,14 @@ void GnmiDriver::withEncoding(std::function<void(Result<::gnmi::Encoding>)> then
   list->set_encoding(encoding);
   list->set_updates_only(mode == ::gnmi::SubscriptionList::STREAM && options_.updates_only);
   const VendorVariant& v = *options_.variant;
+  if (explainSink()) {
+    subscription_sent_ = std::string(::gnmi::SubscriptionList::Mode_Name(mode)) + " encoding " +
+                         std::string(encodingName(encoding)) + " variant " + std::string(v.name) +
+                         (v.origin.empty() ? "" : " prefix origin " + std::string(v.origin)) +
+                         (v.target.empty() ? "" : " prefix target " + std::string(v.target)) + ":";
+    for (auto path : v.sample_paths) subscription_sent_ += " SAMPLE " + std::string(path) + ";";
+    for (auto path : v.on_change_paths) subscription_sent_ += " ON_CHANGE " + std::string(path) + ";";
+  }
   if (!v.origin.empty()) list->mutable_prefix()->set_origin(std::string(v.origin));
   if (!v.target.empty()) list->mutable_prefix()->set_target(std::string(v.target));
   const auto ns = [](std::chrono::milliseconds d) { return static_cast<std::uint64_t>(d.count()) * 1'000'000u; };
@@ -331,6 +343,11 @@ void GnmiDriver::scheduleReconnect() {
 PollResult GnmiDriver::snapshot(std::int64_t now_ms) {
   PollResult result;
   auto taken = core_->take(now_ms, options_.stale_after.count());
+  if (taken.channel_base.source == ChannelBase::Source::kAmbiguous && !logged_ambiguous_) {
+    logged_ambiguous_ = true;  // said once per target: the default holds until the device's numbering is clear
+    spdlog::warn("gnmi target={} channel numbering {}", target_, printable(taken.channel_base.why));
+  }
+  if (taken.trace) explain(taken);
   if (taken.counts.unknown_paths > 0 && !logged_unknown_) {
     logged_unknown_ = true;
     spdlog::info("gnmi target={} ignores {} updates on paths variant {} does not map, e.g. {}", target_,
@@ -362,12 +379,29 @@ PollResult GnmiDriver::snapshot(std::int64_t now_ms) {
   return result;
 }
 
+void GnmiDriver::explain(const StreamCore::Taken& taken) const {
+  const auto& sink = explainSink();
+  if (!sink) return;
+  std::vector<std::string> lines;
+  lines.push_back("subscription sent: " + (subscription_sent_.empty() ? "none" : subscription_sent_));
+  lines.push_back("channel base: " + printable(taken.channel_base.why, 1000));
+  lines.push_back(std::to_string(taken.updates) + " updates received, " + std::to_string(taken.counts.mapped) +
+                  " mapped, " + std::to_string(taken.counts.unknown_paths) + " on paths no rule maps, " +
+                  std::to_string(taken.counts.bad_values) + " values refused");
+  for (const auto& [path, outcome] : taken.trace->outcome_by_path) {
+    lines.push_back(printable(path, 1000) + ": " + printable(outcome, 1000));
+  }
+  if (taken.trace->more > 0) lines.push_back(std::to_string(taken.trace->more) + " more distinct paths not listed");
+  if (taken.trace->outcome_by_path.empty()) lines.push_back("no update received");
+  sink(target_, std::move(lines));
+}
+
 namespace {
 
 std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& options) {
   auto parsed = readGnmiOptions(options);
   if (!parsed) return nullptr;
-  if (auto rules = LeafRules::compile(parsed->variant->rules); !rules) {
+  if (auto rules = LeafRules::compile(parsed->variant->rules, parsed->variant->origins); !rules) {
     options.error("variant", rules.error().message);
     return nullptr;
   }
@@ -375,7 +409,7 @@ std::shared_ptr<const DriverConfig> validate(const std::string&, OptionReader& o
 }
 
 Result<std::unique_ptr<Driver>> create(const DriverContext& context, const GnmiOptions& options) {
-  auto rules = LeafRules::compile(options.variant->rules);
+  auto rules = LeafRules::compile(options.variant->rules, options.variant->origins);
   if (!rules) return fail(rules.error().message);
   return std::make_unique<GnmiDriver>(context.io, context.target_name, options.forPollInterval(context.poll_interval),
                                       std::move(*rules));

@@ -46,6 +46,8 @@ class GnmiDriver : public Driver {
   void streamEnded(const grpc::Status& status);
   void scheduleReconnect();
   PollResult snapshot(std::int64_t now_ms);
+  // `poll-once --explain`: the subscription, the channel base and every path's outcome, to the sink.
+  void explain(const StreamCore::Taken& taken) const;
   // Runs `fn` on the io_context if this driver still exists.
   void onIo(std::function<void()> fn);
   std::string describeStatus(const grpc::Status& status) const;
@@ -74,6 +76,9 @@ class GnmiDriver : public Driver {
   std::chrono::milliseconds backoff_{0};
   std::chrono::steady_clock::time_point reconnect_at_{};
   bool logged_unknown_ = false;
+  bool logged_ambiguous_ = false;
+  // `poll-once --explain`: the last subscription sent, in words.
+  mutable std::string subscription_sent_;
 };
 
 // The registry's row for this driver (drivers/CMakeLists.txt: opticsd_driver(gnmi)).

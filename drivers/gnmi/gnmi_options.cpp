@@ -76,10 +76,26 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
   }
   const std::string variant = options.optionalString("variant").value_or("openconfig");
   out.variant = findVendorVariant(variant);
-  if (!out.variant) {
+  if (auto file = options.optionalString("variant_file")) {
+    if (options.has("variant")) options.error("variant", "give variant or variant_file, not both");
+    if (auto loaded = loadVariantFile(*file); loaded) {
+      out.variant_file = *loaded;
+      out.variant = &out.variant_file->variant;
+    } else {
+      options.error("variant_file", loaded.error().message);
+      out.variant = findVendorVariant("openconfig");
+    }
+  } else if (!out.variant) {
     std::string known;
     for (const auto& v : vendorVariants()) known += (known.empty() ? "" : ", ") + std::string(v.name);
     options.error("variant", "unknown gNMI variant '" + variant + "' (known: " + known + ")");
+  }
+  if (auto base = options.optionalString("channel_base")) {
+    if (*base == "0" || *base == "1") {
+      out.channel_base = *base == "1" ? 1 : 0;
+    } else if (*base != "auto") {
+      options.error("channel_base", "expected auto, 0 or 1 (the raw channel index of lane 1)");
+    }
   }
   if (auto e = options.optionalString("encoding")) {
     if (*e == "auto") {

@@ -5,9 +5,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "drivers/gnmi/variant_file.hpp"
 #include "drivers/gnmi/vendor_variants.hpp"
 #include "drivers/options/option_reader.hpp"
 
@@ -22,6 +24,10 @@ enum class SubscribeMode : std::uint8_t { kStream, kOnce, kPoll };
 struct GnmiOptions {
   std::string address;  // host:port
   const VendorVariant* variant = nullptr;
+  // `variant_file:` a variant as data (variant_file.hpp); variant points into it.
+  std::shared_ptr<const LoadedVariant> variant_file;
+  // The raw channel index of lane 1; unset: decided from what the device sends.
+  std::optional<int> channel_base;
   EncodingChoice encoding = EncodingChoice::kAuto;
   SubscribeMode mode = SubscribeMode::kStream;
   std::chrono::milliseconds sample_interval{10000};

@@ -9,6 +9,14 @@ const std::string* PathElement::key(std::string_view key_name) const {
   return nullptr;
 }
 
+bool sameNode(std::string_view a, std::string_view b) {
+  const auto ca = a.find(':');
+  const auto cb = b.find(':');
+  if (ca == std::string_view::npos && cb == std::string_view::npos) return a == b;
+  if (localName(a) != localName(b)) return false;
+  return ca == std::string_view::npos || cb == std::string_view::npos || a.substr(0, ca) == b.substr(0, cb);
+}
+
 namespace {
 
 void appendEscaped(std::string& out, std::string_view text, std::string_view special) {

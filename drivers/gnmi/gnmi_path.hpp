@@ -28,6 +28,20 @@ struct GnmiPath {
   std::string toString() const;
 };
 
+// An element name without its RFC 7951 module qualifier:
+// "openconfig-platform:components" -> "components". YANG identifiers hold no
+// ':', so what precedes the first one is the module (RFC 7951 section 4).
+inline std::string_view localName(std::string_view name) {
+  const auto colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+// Whether two element names are the same node as the gNMI path conventions
+// and RFC 7951 compare them: the local names are equal and, where both carry
+// a module qualifier, so are the modules (RFC 7951 qualifies the first element
+// and each one whose module changes, so an unqualified name inherits).
+bool sameNode(std::string_view a, std::string_view b);
+
 // Parses "/a/b[k=v][k2=v2]/c" or "origin:/a/b". Key values may hold '/'
 // and escaped "\]"; a missing ']' or '=' is an error naming the offset.
 Result<GnmiPath> parsePath(std::string_view text);

@@ -12,6 +12,7 @@
 // Rules are data (vendor_variants.cpp); LeafRules compiles and matches them.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -64,6 +65,11 @@ struct LeafRule {
   // A leaf every component has (a chassis sensor's temperature too): it alone
   // does not make a component a transceiver worth a Sample.
   bool any_component = false;
+  // A fixed threshold severity where the model puts it in the leaf name
+  // (Junos: module_temp_high_alarm_threshold) rather than a list key.
+  std::string_view severity = {};
+  // Multiplies the number before it lands (IOS-XR sends power in 0.01 dBm).
+  double scale = 1;
 };
 
 // What a matched path bound.
@@ -75,21 +81,43 @@ struct Binding {
   std::optional<long> lane;  // the raw channel index from the path
 };
 
+// Why a path matched no rule, for `poll-once --explain` (not on the hot path).
+struct Miss {
+  std::string why;
+};
+
 class LeafRules {
  public:
-  static Result<LeafRules> compile(std::span<const LeafRule> rules);
+  // `origins`: the gNMI origins the rules' model is served under (empty: any).
+  static Result<LeafRules> compile(std::span<const LeafRule> rules, std::span<const std::string_view> origins = {});
 
-  // The rule `path` matches, with its bindings (views into `path`), or nullopt.
+  // The rule `path` matches, with its bindings (views into `path`), or
+  // nullopt. Element names compare as sameNode() does (with or without the
+  // RFC 7951 module qualifier); a path under an origin the rules are not
+  // served under matches nothing.
   std::optional<Binding> match(const GnmiPath& path) const;
+  // Why match(path) found nothing: the origin, no rule for the leaf name, or
+  // the nearest rule and the element or key that differs.
+  std::string explainMiss(const GnmiPath& path) const;
+  bool acceptsOrigin(std::string_view origin) const;
+  // The key names the rules give list element `name` (local name), or null:
+  // how a JSON array of entries or a keyless list in a path gets its keys.
+  const std::vector<std::string>* listKeys(std::string_view name) const;
 
  private:
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   struct Compiled {
     const LeafRule* rule;
     GnmiPath pattern;
   };
   std::vector<Compiled> rules_;
-  // Candidates by the last element's name: most paths test one or two rules.
-  std::unordered_map<std::string, std::vector<std::size_t>> by_leaf_name_;
+  // Candidates by the last element's local name: most paths test one or two rules.
+  std::unordered_map<std::string, std::vector<std::size_t>, NameHash, std::equal_to<>> by_leaf_name_;
+  std::vector<std::string> origins_;
+  std::unordered_map<std::string, std::vector<std::string>, NameHash, std::equal_to<>> list_keys_;
 };
 
 }  // namespace opticsd::gnmi

@@ -4,8 +4,12 @@
 
 namespace opticsd::gnmi {
 
-StreamCore::StreamCore(const VendorVariant& variant, LeafRules rules, std::size_t max_updates_per_interval)
-    : rules_(std::move(rules)), state_(variant, rules_), decoder_(state_), max_updates_(max_updates_per_interval) {}
+StreamCore::StreamCore(const VendorVariant& variant, LeafRules rules, std::size_t max_updates_per_interval,
+                       std::optional<int> channel_base)
+    : rules_(std::move(rules)),
+      state_(variant, rules_, StateLimits{}, channel_base),
+      decoder_(state_),
+      max_updates_(max_updates_per_interval) {}
 
 void StreamCore::decode(const ::gnmi::Notification& notification) {
   const auto now_ms =
@@ -28,7 +32,17 @@ StreamCore::Taken StreamCore::take(std::int64_t now_ms, std::int64_t stale_after
   out.counts = std::exchange(counts_, {});
   out.updates = std::exchange(updates_, 0);
   out.dropped = std::exchange(dropped_, 0);
+  out.channel_base = state_.channelBase();
+  if (trace_) {
+    out.trace = std::exchange(*trace_, {});
+  }
   return out;
+}
+
+void StreamCore::enableTrace() {
+  std::lock_guard lock(mu_);
+  if (!trace_) trace_ = std::make_unique<DecodeTrace>();
+  decoder_.setTrace(trace_.get());
 }
 
 void StreamCore::track(grpc::ClientContext* context) {

@@ -25,7 +25,8 @@ namespace opticsd::gnmi {
 // What the calls of one target share with its driver.
 class StreamCore {
  public:
-  StreamCore(const VendorVariant& variant, LeafRules rules, std::size_t max_updates_per_interval);
+  StreamCore(const VendorVariant& variant, LeafRules rules, std::size_t max_updates_per_interval,
+             std::optional<int> channel_base = std::nullopt);
 
   // The stream's side (gRPC threads).
   void decode(const ::gnmi::Notification& notification);
@@ -36,7 +37,11 @@ class StreamCore {
     DecodeCounts counts;
     std::size_t updates = 0;
     std::size_t dropped = 0;
+    ChannelBase channel_base;
+    std::optional<DecodeTrace> trace;  // since the last take, when tracing
   };
+  // `poll-once --explain`: record every received path's outcome from now on.
+  void enableTrace();
   Taken take(std::int64_t now_ms, std::int64_t stale_after_ms);
 
   // Call registry: cancel everything in flight; wait until gRPC has finished
@@ -55,6 +60,7 @@ class StreamCore {
   LeafRules rules_;
   TelemetryState state_;
   NotificationDecoder decoder_;
+  std::unique_ptr<DecodeTrace> trace_;
   DecodeCounts counts_;
   std::size_t updates_ = 0;
   std::size_t dropped_ = 0;

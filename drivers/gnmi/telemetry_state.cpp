@@ -139,8 +139,69 @@ std::string mediaName(std::string_view text) {
   return out;
 }
 
-TelemetryState::TelemetryState(const VendorVariant& variant, const LeafRules& rules, StateLimits limits)
-    : variant_(variant), rules_(rules), limits_(limits) {}
+TelemetryState::TelemetryState(const VendorVariant& variant, const LeafRules& rules, StateLimits limits,
+                               std::optional<int> channel_base)
+    : variant_(variant), rules_(rules), limits_(limits), channel_base_(channel_base) {}
+
+TelemetryState::LaneData* TelemetryState::laneData(Module& m, const Binding& b) {
+  // Raw indexes 0..max_lanes: either numbering of max_lanes lanes fits.
+  if (!b.lane || *b.lane < 0 || *b.lane > limits_.max_lanes) return nullptr;
+  return &m.lanes[static_cast<int>(*b.lane)];
+}
+
+ChannelBase TelemetryState::channelBase() const {
+  const int fallback = variant_.first_channel_index;
+  if (channel_base_) {
+    return {*channel_base_, ChannelBase::Source::kOverride,
+            "channel " + std::to_string(*channel_base_) + " is lane 1: the target's channel_base option"};
+  }
+  if (!variant_.detect_channel_base) {
+    return {fallback, ChannelBase::Source::kVariant,
+            "channel " + std::to_string(fallback) + " is lane 1: variant " + std::string(variant_.name) +
+                " names its lanes"};
+  }
+  // One vote per module whose channel set is {0..N-1} or {1..N}.
+  std::size_t zero_based = 0, one_based = 0, unclear = 0;
+  std::string zero_example, one_example, unclear_example;
+  for (const auto& [name, m] : modules_) {
+    if (m.lanes.empty()) continue;
+    const int first = m.lanes.begin()->first;
+    const int last = m.lanes.rbegin()->first;
+    const bool contiguous = static_cast<std::size_t>(last - first + 1) == m.lanes.size();
+    const std::string set = name + " {" + std::to_string(first) + ".." + std::to_string(last) + "}";
+    if (first == 0 && contiguous) {
+      if (zero_based++ == 0) zero_example = set;
+    } else if (first == 1 && contiguous) {
+      if (one_based++ == 0) one_example = set;
+    } else if (unclear++ == 0) {
+      std::string list;
+      for (const auto& lane_entry : m.lanes) list += (list.empty() ? "" : ",") + std::to_string(lane_entry.first);
+      unclear_example = name + " {" + list + "}";
+    }
+  }
+  const std::string tail = "; channel " + std::to_string(fallback) + " is lane 1 (variant " +
+                           std::string(variant_.name) + "'s default; set channel_base to override)";
+  if (zero_based > 0 && one_based > 0) {
+    return {fallback, ChannelBase::Source::kAmbiguous,
+            "ambiguous: " + std::to_string(zero_based) + " modules number channels from 0 (e.g. " + zero_example +
+                ") and " + std::to_string(one_based) + " from 1 (e.g. " + one_example + ")" + tail};
+  }
+  if (zero_based > 0 || one_based > 0) {
+    const int base = zero_based > 0 ? 0 : 1;
+    return {base, ChannelBase::Source::kDetected,
+            "channel " + std::to_string(base) + " is lane 1: " + std::to_string(zero_based + one_based) +
+                " modules send channels " +
+                (base == 0 ? "{0..N-1}, e.g. " + zero_example : "{1..N} without 0, e.g. " + one_example) +
+                (unclear > 0 ? " (" + std::to_string(unclear) + " others unclear, e.g. " + unclear_example + ")" : "")};
+  }
+  if (unclear > 0) {
+    return {fallback, ChannelBase::Source::kAmbiguous,
+            "ambiguous: no module sends channels {0..N-1} or {1..N} (e.g. " + unclear_example + ")" + tail};
+  }
+  return {fallback, ChannelBase::Source::kNoChannel,
+          "no channel received yet; channel " + std::to_string(fallback) + " is lane 1 (variant " +
+              std::string(variant_.name) + "'s default)"};
+}
 
 TelemetryState::Module* TelemetryState::module(std::string_view name) {
   if (auto it = modules_.find(name); it != modules_.end()) return &it->second;
@@ -236,23 +297,23 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
     case Leaf::kModuleValue: {
       auto v = numberOf(value);
       if (!v) return Applied::kBadValue;
-      m.values.set(static_cast<ModuleMetric>(rule.metric), *v);
+      m.values.set(static_cast<ModuleMetric>(rule.metric), *v * rule.scale);
       return Applied::kMapped;
     }
     case Leaf::kLaneValue: {
       auto v = numberOf(value);
-      if (!v || !b.lane) return Applied::kBadValue;
-      const long number = *b.lane - variant_.first_channel_index + 1;
-      if (number < 1 || number > limits_.max_lanes) return Applied::kBadValue;
-      m.lanes[static_cast<std::uint16_t>(number)].values.set(static_cast<LaneMetric>(rule.metric), *v);
+      if (!v) return Applied::kBadValue;
+      LaneData* lane = laneData(m, b);
+      if (!lane) return Applied::kBadValue;
+      lane->values.set(static_cast<LaneMetric>(rule.metric), *v * rule.scale);
       return Applied::kMapped;
     }
     case Leaf::kLaneStatus: {
       auto raised = flagOf(value);
-      if (!raised || !b.lane || rule.metric >= kLaneFlagInfo.size()) return Applied::kBadValue;
-      const long number = *b.lane - variant_.first_channel_index + 1;
-      if (number < 1 || number > limits_.max_lanes) return Applied::kBadValue;
-      m.lanes[static_cast<std::uint16_t>(number)].status.*kLaneFlagInfo[rule.metric].member = *raised;
+      if (!raised || rule.metric >= kLaneFlagInfo.size()) return Applied::kBadValue;
+      LaneData* lane = laneData(m, b);
+      if (!lane) return Applied::kBadValue;
+      lane->status.*kLaneFlagInfo[rule.metric].member = *raised;
       return Applied::kMapped;
     }
     case Leaf::kModuleThresholdUpper:
@@ -265,7 +326,7 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
       const bool module = rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kModuleThresholdLower;
       // Written only when it changes: unchanged limits stay the table the last snapshots share.
       std::optional<Thresholds> slot = module ? m.thresholds->module[rule.metric] : m.thresholds->lane[rule.metric];
-      setThreshold(slot, b.severity, upper, *v);
+      setThreshold(slot, b.severity, upper, *v * rule.scale);
       if (slot != (module ? m.thresholds->module[rule.metric] : m.thresholds->lane[rule.metric])) {
         (module ? m.thresholds.mutate().module[rule.metric] : m.thresholds.mutate().lane[rule.metric]) = slot;
       }
@@ -313,11 +374,11 @@ void TelemetryState::erase(const GnmiPath& path) {
   for (const auto& elem : path.elems) {
     const std::string* name = elem.key("name");
     if (!name) continue;
-    if (elem.name == "component") {
+    if (localName(elem.name) == "component") {
       modules_.erase(*name);
       return;
     }
-    if (elem.name == "interface") {
+    if (localName(elem.name) == "interface") {
       interfaces_.erase(*name);
       return;
     }
@@ -329,8 +390,8 @@ void TelemetryState::clear() {
   interfaces_.clear();
 }
 
-Sample TelemetryState::buildSample(const std::string& port, const Module& m, const Interface* i, std::int64_t now_ms,
-                                   std::int64_t stale_after_ms) const {
+Sample TelemetryState::buildSample(const std::string& port, const Module& m, const Interface* i, int base,
+                                   std::int64_t now_ms, std::int64_t stale_after_ms) const {
   Sample s;
   s.port = port;
   s.timestamp_ms = now_ms;
@@ -345,17 +406,18 @@ Sample TelemetryState::buildSample(const std::string& port, const Module& m, con
   s.fec = (i && !i->fec.empty()) ? i->fec : m.fec;
   if (i) s.link.up = i->up;
   const bool dark_when_zero = variant_.zero_power_when_down_is_dark && i && i->up == false;
-  auto uses = [&](std::uint16_t lane) {
+  auto uses = [&](int raw) {
     if (!i || i->channels.empty()) return true;
-    for (double raw : i->channels) {
-      if (raw - variant_.first_channel_index + 1 == lane) return true;
+    for (double channel : i->channels) {
+      if (channel == raw) return true;
     }
     return false;
   };
-  for (const auto& [number, data] : m.lanes) {
-    if (!uses(number)) continue;
+  for (const auto& [raw, data] : m.lanes) {
+    const int number = raw - base + 1;
+    if (number < 1 || number > limits_.max_lanes || !uses(raw)) continue;
     Lane lane;
-    lane.number = number;
+    lane.number = static_cast<std::uint16_t>(number);
     lane.values = data.values;
     lane.status = data.status;
     auto dark = [&](LaneMetric metric) {
@@ -382,17 +444,18 @@ Sample TelemetryState::buildSample(const std::string& port, const Module& m, con
 
 std::vector<Sample> TelemetryState::snapshot(std::int64_t now_ms, std::int64_t stale_after_ms) const {
   std::vector<Sample> out;
+  const int base = channelBase().base;
   std::vector<const Module*> served;
   for (const auto& [port, i] : interfaces_) {
     if (i.transceiver.empty()) continue;
     auto it = modules_.find(i.transceiver);
     if (it == modules_.end() || !it->second.transceiver) continue;
-    out.push_back(buildSample(port, it->second, &i, now_ms, stale_after_ms));
+    out.push_back(buildSample(port, it->second, &i, base, now_ms, stale_after_ms));
     served.push_back(&it->second);
   }
   for (const auto& [name, m] : modules_) {
     if (!m.transceiver || std::find(served.begin(), served.end(), &m) != served.end()) continue;
-    out.push_back(buildSample(name, m, nullptr, now_ms, stale_after_ms));
+    out.push_back(buildSample(name, m, nullptr, base, now_ms, stale_after_ms));
   }
   return out;
 }

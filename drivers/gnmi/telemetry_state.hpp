@@ -30,10 +30,26 @@ struct StateLimits {
 
 enum class Applied : std::uint8_t { kMapped, kUnknownPath, kBadValue, kOverLimit };
 
+// Which raw channel index is lane 1 on this device, and why.
+struct ChannelBase {
+  enum class Source : std::uint8_t {
+    kOverride,   // the target's `channel_base` option
+    kVariant,    // the variant fixes it (its rules name lanes)
+    kDetected,   // the device's own channel sets agree
+    kNoChannel,  // nothing sent yet: the variant's default
+    kAmbiguous,  // the sets disagree or say nothing: the variant's default
+  };
+  int base = 0;
+  Source source = Source::kNoChannel;
+  std::string why;  // for `poll-once --explain` and the one log line of an ambiguous device
+};
+
 class TelemetryState {
  public:
   // `variant` and `rules` outlive the state.
-  TelemetryState(const VendorVariant& variant, const LeafRules& rules, StateLimits limits = {});
+  // `channel_base`: the target's override of the raw index of lane 1.
+  TelemetryState(const VendorVariant& variant, const LeafRules& rules, StateLimits limits = {},
+                 std::optional<int> channel_base = std::nullopt);
 
   Applied apply(const GnmiPath& path, const LeafValue& value, std::int64_t now_ms);
   // A gNMI delete of a component or interface (or anything under it).
@@ -44,6 +60,14 @@ class TelemetryState {
   std::vector<Sample> snapshot(std::int64_t now_ms, std::int64_t stale_after_ms) const;
 
   std::size_t entities() const { return modules_.size() + interfaces_.size(); }
+
+  // Decided per device from every module's channel indexes: {0..N-1} says
+  // 0-based, {1..N} without 0 says 1-based; modules that disagree, or sets
+  // that start elsewhere or have holes, are ambiguous and the variant's
+  // default holds. The override and a variant with fixed lanes win.
+  ChannelBase channelBase() const;
+  const LeafRules& rules() const { return rules_; }
+  const VendorVariant& variant() const { return variant_; }
 
  private:
   struct LaneData {
@@ -56,7 +80,9 @@ class TelemetryState {
     std::optional<bool> present;
     ModuleValues values;
     CopyOnWrite<ModuleThresholds> thresholds;
-    std::map<std::uint16_t, LaneData> lanes;  // by lane number (1-based)
+    // By the raw channel index the device sent: the lane number follows
+    // from the device's channel base, decided when a snapshot is taken.
+    std::map<int, LaneData> lanes;
     FecCounters fec;
     std::int64_t updated_ms = 0;
     bool transceiver = false;  // a transceiver leaf was seen, not only what every component has
@@ -72,12 +98,14 @@ class TelemetryState {
   Interface* interface(std::string_view name);
   Applied applyModule(Module& m, const Binding& b, const LeafValue& value);
   Applied applyInterface(Interface& i, const Binding& b, const LeafValue& value);
-  Sample buildSample(const std::string& port, const Module& m, const Interface* i, std::int64_t now_ms,
+  Sample buildSample(const std::string& port, const Module& m, const Interface* i, int base, std::int64_t now_ms,
                      std::int64_t stale_after_ms) const;
+  LaneData* laneData(Module& m, const Binding& b);
 
   const VendorVariant& variant_;
   const LeafRules& rules_;
   StateLimits limits_;
+  std::optional<int> channel_base_;
   std::map<std::string, Module, std::less<>> modules_;
   std::map<std::string, Interface, std::less<>> interfaces_;
 };

@@ -158,16 +158,113 @@ constexpr LeafRule kSonicRules[] = {
 constexpr std::string_view kSonicSamplePaths[] = {"/TRANSCEIVER_DOM_SENSOR"};
 constexpr std::string_view kSonicOnChangePaths[] = {"/TRANSCEIVER_INFO", "/PORT_TABLE"};
 
+// ---- Junos native telemetry (JTI), sensor /junos/system/linecard/optics/.
+// Leaves as Juniper's optics.proto names them (OpticsInfos keyed by if_name,
+// OpticsDiagStats, OpticsDiagLaneStats keyed by lane_number), rendered as
+// gNMI paths under the interface: .../optics/module_temp,
+// .../optics/lanediags/lane[lane_number=N]/lane_laser_receiver_power_dbm.
+// Power in dBm, bias in mA, temperature in degrees C (the proto's field
+// names and Junos' "show interfaces diagnostics optics"); lanes from 0.
+#define JUNOS_OPTICS "/interfaces/interface[name=$port]/optics"
+#define JUNOS_LANE JUNOS_OPTICS "/lanediags/lane[lane_number=$lane]"
+constexpr LeafRule kJunosRules[] = {
+    {JUNOS_OPTICS "/module_temp", Leaf::kModuleValue, mod(ModuleMetric::kTemperatureCelsius)},
+    {JUNOS_OPTICS "/module_temp_high_alarm_threshold", Leaf::kModuleThresholdUpper,
+     mod(ModuleMetric::kTemperatureCelsius), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/module_temp_low_alarm_threshold", Leaf::kModuleThresholdLower,
+     mod(ModuleMetric::kTemperatureCelsius), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/module_temp_high_warning_threshold", Leaf::kModuleThresholdUpper,
+     mod(ModuleMetric::kTemperatureCelsius), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/module_temp_low_warning_threshold", Leaf::kModuleThresholdLower,
+     mod(ModuleMetric::kTemperatureCelsius), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_output_power_high_alarm_threshold_dbm", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kTxPowerDbm), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_output_power_low_alarm_threshold_dbm", Leaf::kLaneThresholdLower,
+     lane(LaneMetric::kTxPowerDbm), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_output_power_high_warning_threshold_dbm", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kTxPowerDbm), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_output_power_low_warning_threshold_dbm", Leaf::kLaneThresholdLower,
+     lane(LaneMetric::kTxPowerDbm), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_rx_power_high_alarm_threshold_dbm", Leaf::kLaneThresholdUpper, lane(LaneMetric::kRxPowerDbm),
+     0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_rx_power_low_alarm_threshold_dbm", Leaf::kLaneThresholdLower, lane(LaneMetric::kRxPowerDbm),
+     0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_rx_power_high_warning_threshold_dbm", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kRxPowerDbm), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_rx_power_low_warning_threshold_dbm", Leaf::kLaneThresholdLower, lane(LaneMetric::kRxPowerDbm),
+     0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_bias_current_high_alarm_threshold", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kTxBiasMilliamperes), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_bias_current_low_alarm_threshold", Leaf::kLaneThresholdLower,
+     lane(LaneMetric::kTxBiasMilliamperes), 0, false, "CRITICAL"},
+    {JUNOS_OPTICS "/laser_bias_current_high_warning_threshold", Leaf::kLaneThresholdUpper,
+     lane(LaneMetric::kTxBiasMilliamperes), 0, false, "WARNING"},
+    {JUNOS_OPTICS "/laser_bias_current_low_warning_threshold", Leaf::kLaneThresholdLower,
+     lane(LaneMetric::kTxBiasMilliamperes), 0, false, "WARNING"},
+    {JUNOS_LANE "/lane_laser_output_power_dbm", Leaf::kLaneValue, lane(LaneMetric::kTxPowerDbm)},
+    {JUNOS_LANE "/lane_laser_receiver_power_dbm", Leaf::kLaneValue, lane(LaneMetric::kRxPowerDbm)},
+    {JUNOS_LANE "/lane_laser_bias_current", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMilliamperes)},
+    {JUNOS_LANE "/lane_rx_loss_of_signal_alarm", Leaf::kLaneStatus, status("rx_los")},
+    {JUNOS_LANE "/lane_tx_loss_of_signal_alarm", Leaf::kLaneStatus, status("tx_los")},
+};
+constexpr std::string_view kJunosSamplePaths[] = {"/junos/system/linecard/optics"};
+
+// ---- Cisco IOS-XR native: Cisco-IOS-XR-controller-optics-oper. optics-info
+// per optics controller ("Optics0/0/0/0"); lane-data is a list whose entries
+// carry lane-index as a leaf (sent keyless in PROTO, entries of an array in
+// JSON_IETF: see NotificationDecoder). receive-power and transmit-power are
+// integers in 0.01 dBm (as OpenConfig's functional translator for IOS-XR
+// 24.3 divides them); laser-bias-current-milli-amps is in mA.
+#define XR_INFO "/optics-oper/optics-ports/optics-port[name=$port]/optics-info"
+#define XR_LANE XR_INFO "/lane-data[lane-index=$lane]"
+constexpr LeafRule kIosXrRules[] = {
+    {XR_LANE "/receive-power", Leaf::kLaneValue, lane(LaneMetric::kRxPowerDbm), 0, false, {}, 0.01},
+    {XR_LANE "/transmit-power", Leaf::kLaneValue, lane(LaneMetric::kTxPowerDbm), 0, false, {}, 0.01},
+    {XR_LANE "/laser-bias-current-milli-amps", Leaf::kLaneValue, lane(LaneMetric::kTxBiasMilliamperes)},
+    {XR_INFO "/transceiver-info/vendor-name", Leaf::kVendor},
+    {XR_INFO "/transceiver-info/optics-vendor-part", Leaf::kPartNumber},
+    {XR_INFO "/transceiver-info/optics-vendor-rev", Leaf::kRevision},
+};
+constexpr std::string_view kIosXrSamplePaths[] = {"/optics-oper/optics-ports/optics-port/optics-info"};
+constexpr std::string_view kIosXrOrigins[] = {"", "Cisco-IOS-XR-controller-optics-oper", "rfc7951"};
+
+// gNMI 0.10 section 2.7.1: an unset origin is the openconfig schema; rfc7951
+// names the same model with module-qualified element names.
+constexpr std::string_view kOpenConfigOrigins[] = {"", "openconfig", "rfc7951"};
+constexpr std::string_view kNativeOrigins[] = {"", "rfc7951"};
+
 constexpr VendorVariant kVariants[] = {
     {"openconfig",
      "OpenConfig platform-transceiver and interfaces (Arista EOS, Cisco IOS-XR/NX-OS, Juniper, Nokia SR OS)", "", "",
-     kOpenConfigSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, 0, true},
+     kOpenConfigSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, kOpenConfigOrigins, 0, true, true},
     {"cumulus", "OpenConfig as the openconfig variant, plus NVIDIA Cumulus Linux 5.15+ interface PHY FEC counters", "",
-     "", kCumulusSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, 0, true},
+     "", kCumulusSamplePaths, kOpenConfigOnChangePaths, kOpenConfigRules, kOpenConfigOrigins, 0, true, true},
     {"srlinux", "Nokia SR Linux native interface transceiver model", "", "", kSrLinuxSamplePaths, kSrLinuxOnChangePaths,
-     kSrLinuxRules, 1, false},
+     kSrLinuxRules, kNativeOrigins, 1, true, false},
     {"sonic", "SONiC telemetry STATE_DB transceiver tables", "", "STATE_DB", kSonicSamplePaths, kSonicOnChangePaths,
-     kSonicRules, 1, false},
+     kSonicRules, kNativeOrigins, 1, false, false},
+    {"junos",
+     "Junos native telemetry (JTI) optics sensor /junos/system/linecard/optics/",
+     "",
+     "",
+     kJunosSamplePaths,
+     {},
+     kJunosRules,
+     kNativeOrigins,
+     0,
+     true,
+     false},
+    {"iosxr",
+     "Cisco IOS-XR native Cisco-IOS-XR-controller-optics-oper optics-info",
+     "Cisco-IOS-XR-controller-optics-oper",
+     "",
+     kIosXrSamplePaths,
+     {},
+     kIosXrRules,
+     kIosXrOrigins,
+     1,
+     true,
+     false},
 };
 
 }  // namespace

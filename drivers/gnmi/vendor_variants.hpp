@@ -18,7 +18,16 @@ struct VendorVariant {
   std::span<const std::string_view> sample_paths;     // values: SAMPLE at the poll interval
   std::span<const std::string_view> on_change_paths;  // oper-status, presence, identity: ON_CHANGE
   std::span<const LeafRule> rules;
-  int first_channel_index;  // the raw channel index of lane 1
+  // The gNMI origins its model is served under, in received paths and
+  // prefixes (gNMI specification 0.10 section 2.7): "" (unset), the model's
+  // origin ("openconfig"), "rfc7951" (module-qualified names), or a NOS's own.
+  std::span<const std::string_view> origins;
+  // The raw channel index of lane 1 where the device's own numbering does not
+  // say (detect_channel_base), or always (not detected).
+  int first_channel_index;
+  // Decide 0- or 1-based channels per device from the indexes it sends
+  // (TelemetryState::channelBase); false where the rules fix the lane number.
+  bool detect_channel_base;
   // OpenConfig targets report 0 (dBm) as the power of a dark lane while the
   // interface is down: read as the -40 dBm floor plus the no-light flag.
   bool zero_power_when_down_is_dark;

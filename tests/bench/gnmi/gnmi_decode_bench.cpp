@@ -80,7 +80,7 @@ std::string portNotification(int port, bool json_ietf, int* leaves) {
 
 void runDecode(benchmark::State& bench, bool json_ietf) {
   const VendorVariant& variant = *findVendorVariant("openconfig");
-  auto rules = LeafRules::compile(variant.rules);
+  auto rules = LeafRules::compile(variant.rules, variant.origins);
   TelemetryState state(variant, *rules);
   NotificationDecoder decoder(state);
   std::vector<std::string> wire;

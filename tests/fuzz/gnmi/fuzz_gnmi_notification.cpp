@@ -1,5 +1,6 @@
 // Any bytes as a gNMI SubscribeResponse, decoded through every vendor
-// variant into the TelemetryState and snapshotted. Nothing may crash, and no
+// variant into the TelemetryState (with the explain trace on) and
+// snapshotted. The seeds hold every TypedValue kind (make_seeds.py). Nothing may crash, and no
 // number in a Sample may be NaN or infinite (not reported is std::nullopt).
 #include <cmath>
 #include <cstdlib>
@@ -40,13 +41,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ::gnmi::SubscribeResponse response;
   if (!response.ParseFromArray(data, static_cast<int>(size)) || !response.has_update()) return 0;
   for (const auto& variant : opticsd::gnmi::vendorVariants()) {
-    auto rules = LeafRules::compile(variant.rules);
+    auto rules = LeafRules::compile(variant.rules, variant.origins);
     if (!rules) std::abort();
     TelemetryState state(variant, *rules, opticsd::gnmi::StateLimits{.max_entities = 64, .max_lanes = 32});
     NotificationDecoder decoder(state);
+    opticsd::gnmi::DecodeTrace trace;  // the explain trace too: every miss explained without a crash
+    decoder.setTrace(&trace);
     decoder.apply(response.update(), 1000);
     decoder.apply(response.update(), 2000);  // the same again: an update of known leaves
     for (const auto& sample : state.snapshot(3000, 1500)) checkFinite(sample);
+    if (state.channelBase().why.empty()) std::abort();
   }
   return 0;
 }

@@ -12,6 +12,16 @@ rx-los and tx-failure flags. Faults are flags: --degrade-lane, --los-lane, --fla
 --oversize-after, --unknown-paths, --password (bad credentials are refused),
 TLS with --cert/--key. Each request is logged as a JSON line to --log.
 
+--dialect sends what other devices send instead, built from their public
+models (never from captures): `qualified` is the same OpenConfig data with
+origin rfc7951 and RFC 7951 module-qualified element names in prefixes and
+paths, channels numbered 1..N; `junos` is Juniper's native optics sensor
+(optics.proto leaves under /interfaces/interface[name]/optics, lane_number
+from 0, Rx power as bytes_val IEEE 754 float32 in network byte order);
+`iosxr` is Cisco-IOS-XR-controller-optics-oper optics-info with keyless
+lane-data (lane-index 1..N, power in 0.01 dBm); `srlinux` is SR Linux's
+native /interface[name]/transceiver with channel[index] from 1.
+
 The message classes come from schemas/gnmi/gnmi.proto through protoc
 --python_out (--proto-out names the directory they were generated into).
 """
@@ -19,6 +29,7 @@ import argparse
 import json
 import math
 import os
+import struct
 import sys
 import threading
 import time
@@ -50,6 +61,7 @@ def parse_args():
     p.add_argument("--slow", action="store_true", help="accept calls, never answer")
     p.add_argument("--oversize-after", type=float, help="one notification of 256 KiB after N s")
     p.add_argument("--unknown-paths", action="store_true")
+    p.add_argument("--dialect", default="openconfig", choices=["openconfig", "qualified", "junos", "iosxr", "srlinux"])
     p.add_argument("--log", required=True)
     return p.parse_args()
 
@@ -68,10 +80,31 @@ def log(event):
         f.write(json.dumps(event) + "\n")
 
 
-def path(text):
-    out = pb.Path()
-    for part in text.strip("/").split("/"):
+# RFC 7951 section 4: the first element and each one whose module changes carry the module name.
+QUALIFIED = {"components": "openconfig-platform:components",
+             "transceiver": "openconfig-platform-transceiver:transceiver",
+             "interfaces": "openconfig-interfaces:interfaces"}
+
+
+def split_elems(text):
+    """'/a/b[k=x/y]/c' -> ['a', 'b[k=x/y]', 'c']: a '/' inside a key value ("et-0/0/1") does not split."""
+    parts, depth, current = [], 0, ""
+    for c in text.strip("/"):
+        depth += {"[": 1, "]": -1}.get(c, 0)
+        if c == "/" and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += c
+    return parts + [current]
+
+
+def path(text, origin=""):
+    out = pb.Path(origin=origin)
+    for part in split_elems(text):
         name, _, rest = part.partition("[")
+        if ARGS.dialect == "qualified":
+            name = QUALIFIED.get(name, name)
         elem = out.elem.add(name=name)
         while rest:
             kv, _, rest = rest.partition("]")
@@ -115,16 +148,70 @@ def text(value, encoding):
     return v
 
 
+def oc_prefix(text):
+    return path(text, "rfc7951" if ARGS.dialect == "qualified" else "")
+
+
+def channel(ch):
+    """The index a device sends for channel ch (0-based here): 1-based in the qualified dialect."""
+    return ch + 1 if ARGS.dialect == "qualified" else ch
+
+
+def float32_bytes(value):
+    return struct.pack(">f", value)
+
+
+def native_updates(now):
+    """One notification per port in the native dialects (SAMPLE and identity together)."""
+    notes = []
+    for i, (iface, (_comp, _ff, _pmd, lanes, _kind)) in enumerate(PORTS.items()):
+        if ARGS.dialect == "junos":
+            n = pb.Notification(timestamp=int(now * 1e9), prefix=path(f"/interfaces/interface[name=et-0/0/{i}]/optics"))
+            n.update.add(path=path("/module_temp"), val=pb.TypedValue(double_val=38.5 + i))
+            n.update.add(path=path("/laser_rx_power_low_alarm_threshold_dbm"), val=pb.TypedValue(double_val=-14.0))
+            for lane in range(lanes):
+                base = f"/lanediags/lane[lane_number={lane}]"
+                n.update.add(path=path(base + "/lane_laser_receiver_power_dbm"),
+                             val=pb.TypedValue(bytes_val=float32_bytes(rx_power(iface, lane + 1, now))))
+                n.update.add(path=path(base + "/lane_laser_output_power_dbm"), val=pb.TypedValue(double_val=1.0))
+                n.update.add(path=path(base + "/lane_laser_bias_current"), val=pb.TypedValue(double_val=7.5))
+                n.update.add(path=path(base + "/lane_rx_loss_of_signal_alarm"), val=pb.TypedValue(bool_val=False))
+        elif ARGS.dialect == "iosxr":
+            n = pb.Notification(timestamp=int(now * 1e9), prefix=path(
+                f"/optics-oper/optics-ports/optics-port[name=Optics0/0/0/{i}]/optics-info",
+                "Cisco-IOS-XR-controller-optics-oper"))
+            n.update.add(path=path("/transceiver-info/vendor-name"), val=pb.TypedValue(string_val="ACME OPTICS"))
+            for lane in range(1, lanes + 1):
+                n.update.add(path=path("/lane-data/lane-index"), val=pb.TypedValue(uint_val=lane))
+                n.update.add(path=path("/lane-data/receive-power"),
+                             val=pb.TypedValue(int_val=int(round(rx_power(iface, lane, now) * 100))))
+                n.update.add(path=path("/lane-data/transmit-power"), val=pb.TypedValue(int_val=100))
+                n.update.add(path=path("/lane-data/laser-bias-current-milli-amps"), val=pb.TypedValue(uint_val=7))
+        else:  # srlinux
+            n = pb.Notification(timestamp=int(now * 1e9), prefix=path(f"/interface[name=ethernet-1/{i + 1}]"))
+            n.update.add(path=path("/oper-state"), val=pb.TypedValue(string_val="up"))
+            n.update.add(path=path("/transceiver/temperature/latest-value"), val=pb.TypedValue(int_val=41))
+            for lane in range(1, lanes + 1):
+                dec = pb.TypedValue()
+                dec.decimal_val.digits = int(round(rx_power(iface, lane, now) * 100))
+                dec.decimal_val.precision = 2
+                n.update.add(path=path(f"/transceiver/channel[index={lane}]/input-power/latest-value"), val=dec)
+        notes.append(n)
+    return notes
+
+
 def sample_updates(encoding, now):
     """The SAMPLE leaves: module and per-channel values."""
+    if ARGS.dialect not in ("openconfig", "qualified"):
+        return native_updates(now)
     notes = []
     for iface, (comp, _ff, _pmd, lanes, kind) in PORTS.items():
-        n = pb.Notification(timestamp=int(now * 1e9), prefix=path(f"/components/component[name={comp}]"))
+        n = pb.Notification(timestamp=int(now * 1e9), prefix=oc_prefix(f"/components/component[name={comp}]"))
         n.update.add(path=path("/state/temperature/instant"), val=number(40.0 + 0.1 * lanes, kind, encoding))
         n.update.add(path=path("/transceiver/state/supply-voltage/instant"), val=number(3.3, kind, encoding))
         for ch in range(lanes):
             lane = ch + 1
-            base = f"/transceiver/physical-channels/channel[index={ch}]/state"
+            base = f"/transceiver/physical-channels/channel[index={channel(ch)}]/state"
             rx, tx, bias = rx_power(iface, lane, now), 1.0, 7.5
             # avg/min/max over the "module's window": a fixed spread around the instant value.
             stats = {"input-power": (rx, rx - 0.25, rx + 0.25, rx), "output-power": (tx, tx - 0.5, tx + 0.5, tx),
@@ -162,9 +249,12 @@ def oper_update(iface, encoding, now):
 
 def static_updates(encoding, now):
     """The ON_CHANGE leaves: identity, presence, thresholds, interface mapping."""
+    if ARGS.dialect not in ("openconfig", "qualified"):
+        return []  # the native dialects send all with the samples
     notes = []
     for iface, (comp, ff, pmd, lanes, kind) in PORTS.items():
-        n = pb.Notification(timestamp=int(now * 1e9), prefix=path(f"/components/component[name={comp}]/transceiver"))
+        n = pb.Notification(timestamp=int(now * 1e9),
+                            prefix=oc_prefix(f"/components/component[name={comp}]/transceiver"))
         for leaf, value in (("present", "PRESENT"), ("form-factor", f"oc-opt-types:{ff}"),
                             ("vendor", "ACME OPTICS"), ("vendor-part", f"PN-{ff}"), ("serial-no", f"SN-{comp}"),
                             ("ethernet-pmd", f"oc-opt-types:{pmd}")):
@@ -173,14 +263,14 @@ def static_updates(encoding, now):
             n.update.add(path=path(f"/thresholds/threshold[severity={severity}]/state/input-power-lower"),
                          val=number(low, kind, encoding))
         notes.append(n)
-        m = pb.Notification(timestamp=int(now * 1e9), prefix=path(f"/interfaces/interface[name={iface}]/state"))
+        m = pb.Notification(timestamp=int(now * 1e9), prefix=oc_prefix(f"/interfaces/interface[name={iface}]/state"))
         m.update.add(path=path("/transceiver"), val=text(comp, encoding))
         channels = pb.TypedValue()
         if encoding == pb.JSON_IETF:
-            channels.json_ietf_val = json.dumps(list(range(lanes))).encode()
+            channels.json_ietf_val = json.dumps([channel(ch) for ch in range(lanes)]).encode()
         else:
             for ch in range(lanes):
-                channels.leaflist_val.element.add(uint_val=ch)
+                channels.leaflist_val.element.add(uint_val=channel(ch))
         m.update.add(path=path("/physical-channel"), val=channels)
         notes.append(m)
         notes.append(oper_update(iface, encoding, now))

@@ -74,15 +74,46 @@ TEST(GnmiOptions, ClearErrorsForBadValues) {
   std::vector<ConfigIssue> issues;
   EXPECT_FALSE(
       read("address: 10.0.0.1\nvariant: junos-magic\nencoding: xml\nmode: sometimes\n"
-           "max_message_size: 10\nreconnect_min: 10s\nreconnect_max: 1s\npassword: p\nca_file: /nonexistent\n",
+           "channel_base: 2\nmax_message_size: 10\nreconnect_min: 10s\nreconnect_max: 1s\npassword: p\nca_file: "
+           "/nonexistent\n",
            issues));
   const std::string all = allIssues(issues);
   for (const char* expected :
-       {"host:port", "unknown gNMI variant 'junos-magic' (known: openconfig, cumulus, srlinux, sonic)",
-        "expected auto, proto, json_ietf or json", "expected stream, once or poll", "1KiB..1GiB",
-        "shorter than reconnect_min", "a password needs a username", "cannot read /nonexistent"}) {
+       {"host:port", "unknown gNMI variant 'junos-magic' (known: openconfig, cumulus, srlinux, sonic, junos, iosxr)",
+        "expected auto, 0 or 1", "expected auto, proto, json_ietf or json", "expected stream, once or poll",
+        "1KiB..1GiB", "shorter than reconnect_min", "a password needs a username", "cannot read /nonexistent"}) {
     EXPECT_NE(all.find(expected), std::string::npos) << expected << "\n" << all;
   }
+}
+
+TEST(GnmiOptions, ChannelBaseOverride) {
+  std::vector<ConfigIssue> issues;
+  auto one = read("address: a:1\nchannel_base: 1\n", issues);
+  ASSERT_TRUE(one) << allIssues(issues);
+  EXPECT_EQ(one->channel_base, 1);
+  auto zero = read("address: a:1\nchannel_base: 0\n", issues);
+  ASSERT_TRUE(zero) << allIssues(issues);
+  EXPECT_EQ(zero->channel_base, 0);
+  auto detect = read("address: a:1\nchannel_base: auto\n", issues);
+  ASSERT_TRUE(detect) << allIssues(issues);
+  EXPECT_FALSE(detect->channel_base);
+}
+
+TEST(GnmiOptions, VariantFileIsLoadedOrItsErrorSaid) {
+  const auto dir = std::filesystem::temp_directory_path() / "opticsd-gnmi-variant-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "good.yaml") << "name: mine\nextends: openconfig\n";
+  std::ofstream(dir / "bad.yaml") << "name: mine\nextends: nosuch\n";
+  std::vector<ConfigIssue> issues;
+  auto good = read("address: a:1\nvariant_file: " + (dir / "good.yaml").string() + "\n", issues);
+  ASSERT_TRUE(good) << allIssues(issues);
+  EXPECT_EQ(good->variant->name, "mine");
+  EXPECT_EQ(good->forPollInterval(std::chrono::seconds(5)).variant->name, "mine");  // copies share the file
+  issues.clear();
+  EXPECT_FALSE(read("address: a:1\nvariant_file: " + (dir / "bad.yaml").string() + "\n", issues));
+  EXPECT_NE(allIssues(issues).find("bad.yaml:2:10: extends an unknown variant 'nosuch'"), std::string::npos)
+      << allIssues(issues);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(GnmiOptions, UnknownKeysAreReported) {

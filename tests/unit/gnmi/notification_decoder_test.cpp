@@ -22,7 +22,7 @@ class Decoding : public ::testing::Test {
  protected:
   Decoding()
       : variant_(*findVendorVariant("openconfig")),
-        rules_(std::move(*LeafRules::compile(variant_.rules))),
+        rules_(std::move(*LeafRules::compile(variant_.rules, variant_.origins))),
         state_(variant_, rules_),
         decoder_(state_) {}
   const VendorVariant& variant_;

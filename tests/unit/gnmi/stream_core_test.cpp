@@ -29,7 +29,7 @@ namespace {
 
 TEST(StreamCore, UpdatesBeyondTheBoundAreDroppedAndCounted) {
   const VendorVariant& v = *findVendorVariant("openconfig");
-  StreamCore core(v, std::move(*LeafRules::compile(v.rules)), 10);
+  StreamCore core(v, std::move(*LeafRules::compile(v.rules, v.origins)), 10);
   core.decode(channelPowers(8));  // 8: within the bound
   core.decode(channelPowers(4));  // 12 > 10: the whole notification is dropped
   auto taken = core.take(1000, 0);
@@ -49,7 +49,7 @@ TEST(StreamCore, UpdatesBeyondTheBoundAreDroppedAndCounted) {
 // the owner still waits for it until it says it has finished.
 TEST(StreamCore, AForgottenCallIsNotCancelledButStillWaitedFor) {
   const VendorVariant& v = *findVendorVariant("openconfig");
-  StreamCore core(v, std::move(*LeafRules::compile(v.rules)), 10);
+  StreamCore core(v, std::move(*LeafRules::compile(v.rules, v.origins)), 10);
   EXPECT_TRUE(core.waitIdle(std::chrono::milliseconds(0)));
   auto ending = std::make_unique<grpc::ClientContext>();
   grpc::ClientContext running;

@@ -23,7 +23,7 @@ class Mapping {
 
  private:
   static LeafRules compiled(const VendorVariant& v) {
-    auto r = LeafRules::compile(v.rules);
+    auto r = LeafRules::compile(v.rules, v.origins);
     if (!r) throw std::runtime_error(r.error().message);
     return std::move(*r);
   }
@@ -50,7 +50,7 @@ constexpr const char* kComp = "/components/component[name=Ethernet1/1]";
 
 TEST(GnmiMapping, EveryVariantCompiles) {
   for (const auto& v : vendorVariants()) {
-    auto r = LeafRules::compile(v.rules);
+    auto r = LeafRules::compile(v.rules, v.origins);
     EXPECT_TRUE(r) << v.name << ": " << (r ? "" : r.error().message);
     for (auto p : v.sample_paths) EXPECT_TRUE(parsePath(p)) << p;
     for (auto p : v.on_change_paths) EXPECT_TRUE(parsePath(p)) << p;
@@ -390,7 +390,7 @@ TEST(GnmiMapping, StaleValuesSaySo) {
 
 TEST(GnmiMapping, EntityBoundHoldsAgainstAFloodOfNames) {
   const VendorVariant& v = *findVendorVariant("openconfig");
-  auto rules = LeafRules::compile(v.rules);
+  auto rules = LeafRules::compile(v.rules, v.origins);
   ASSERT_TRUE(rules);
   TelemetryState state(v, *rules, StateLimits{.max_entities = 10, .max_lanes = 32});
   int over = 0;

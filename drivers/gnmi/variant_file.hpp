@@ -1,0 +1,34 @@
+#pragma once
+// A gNMI vendor variant as data: a YAML file (schemas/gnmi-variants/README.md)
+// that names the subscription, the origins, the channel numbering and the
+// rules, so a NOS the shipped variants miss needs no rebuild. `extends:` a
+// shipped variant starts from its rules and paths; the file's own rules are
+// tried first. Rules name where a value lands by the metric catalogue's keys
+// (drivers/measurement.hpp), the vocabulary the SNMP profiles use.
+//
+// A LoadedVariant owns every string its VendorVariant views; it is immutable
+// after loading and shared (shared_ptr) by the options that use it.
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "drivers/gnmi/vendor_variants.hpp"
+#include "drivers/result.hpp"
+
+namespace opticsd::gnmi {
+
+struct LoadedVariant {
+  VendorVariant variant{};
+  std::deque<std::string> text;  // owns what variant and rules view (a deque never moves its strings)
+  std::vector<std::string_view> sample_paths, on_change_paths, origins;
+  std::vector<LeafRule> rules;
+};
+
+// Parses a variant file's text; errors name `file:line:col`.
+Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view yaml, const std::string& file);
+Result<std::shared_ptr<const LoadedVariant>> loadVariantFile(const std::string& path);
+
+}  // namespace opticsd::gnmi

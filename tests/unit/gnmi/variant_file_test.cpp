@@ -1,0 +1,93 @@
+// Variants as data: the example file decodes a notification built from its
+// own made-up model; errors say file:line:col; extends starts from a shipped
+// variant.
+#include "drivers/gnmi/variant_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "drivers/gnmi/telemetry_state.hpp"
+
+namespace opticsd::gnmi {
+namespace {
+
+std::string exampleText() {
+  std::ifstream in(std::string(OPTICSD_SOURCE_DIR) + "/schemas/gnmi-variants/example-native-optics.yaml");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string errorOf(std::string_view yaml) {
+  auto r = parseVariantFile(yaml, "v.yaml");
+  return r ? std::string("(loaded)") : r.error().message;
+}
+
+TEST(GnmiVariantFile, ExampleMapsItsModel) {
+  auto loaded = parseVariantFile(exampleText(), "example-native-optics.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const VendorVariant& v = (*loaded)->variant;
+  EXPECT_EQ(v.name, "acme-native");
+  EXPECT_EQ(v.sample_paths.size(), 1u);
+  EXPECT_EQ(v.on_change_paths.size(), 1u);
+  auto rules = LeafRules::compile(v.rules, v.origins);
+  ASSERT_TRUE(rules);
+  TelemetryState state(v, *rules);
+  auto set = [&](std::string_view p, LeafValue value) { return state.apply(*parsePath(p), value, 1000); };
+  for (int lane = 1; lane <= 4; ++lane) {
+    const std::string base = "acme-optics:/optics/port[name=p1]/lane[id=" + std::to_string(lane) + "]";
+    EXPECT_EQ(set(base + "/rx-power", LeafValue::ofNumber(-250 - lane)), Applied::kMapped);
+    EXPECT_EQ(set(base + "/los", LeafValue::ofBool(false)), Applied::kMapped);
+  }
+  EXPECT_EQ(set("/optics/port[name=p1]/rx-power-low-alarm", LeafValue::ofNumber(-1400)), Applied::kMapped);
+  EXPECT_EQ(set("/optics/port[name=p1]/identity/vendor", LeafValue::ofText("ACME")), Applied::kMapped);
+  EXPECT_EQ(set("other:/optics/port[name=p1]/temperature", LeafValue::ofNumber(40)), Applied::kUnknownPath);
+  auto samples = state.snapshot(2000, 0);
+  ASSERT_EQ(samples.size(), 1u);
+  ASSERT_EQ(samples[0].lanes.size(), 4u);
+  EXPECT_EQ(samples[0].lanes[0].number, 1);
+  EXPECT_DOUBLE_EQ(*samples[0].lanes[0].values[LaneMetric::kRxPowerDbm], -2.51);
+  EXPECT_EQ(samples[0].identity().vendor, "ACME");
+  EXPECT_DOUBLE_EQ(*samples[0].shared_thresholds->lane[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)]->low_alarm,
+                   -14.0);
+}
+
+TEST(GnmiVariantFile, ExtendsAShippedVariantAndItsRulesComeFirst) {
+  auto loaded = parseVariantFile(
+      "name: oc-plus\nextends: openconfig\nrules:\n"
+      "  - {path: \"/components/component[name=$component]/transceiver/state/laser-temp\", module: "
+      "laser_temperature_celsius}\n",
+      "v.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const VendorVariant& v = (*loaded)->variant;
+  EXPECT_EQ(v.rules.size(), findVendorVariant("openconfig")->rules.size() + 1);
+  EXPECT_EQ(v.sample_paths.size(), findVendorVariant("openconfig")->sample_paths.size());
+  EXPECT_EQ(v.origins.size(), 3u);
+  EXPECT_EQ(v.first_channel_index, 0);
+}
+
+TEST(GnmiVariantFile, ErrorsSayFileLineColumn) {
+  EXPECT_EQ(errorOf("name: x\nextends: openconfig\nrules:\n  - {path: /a/b, lane: rx_powr_dbm}\n"),
+            "v.yaml:4:24: no lane metric 'rx_powr_dbm' in the catalogue (drivers/measurement.hpp)");
+  EXPECT_EQ(errorOf("name: x\nextends: nosuch\n"), "v.yaml:2:10: extends an unknown variant 'nosuch'");
+  EXPECT_EQ(errorOf("name: openconfig\n"), "v.yaml:1:7: 'openconfig' is a shipped variant's name");
+  EXPECT_NE(errorOf("name: x\nextends: openconfig\nrulez: []\n").find("v.yaml:3:1: unknown key 'rulez'"),
+            std::string::npos);
+  EXPECT_NE(errorOf("name: x\nextends: openconfig\nrules:\n  - {path: /a, lane: rx_power_dbm, module: "
+                    "temperature_celsius}\n")
+                .find("exactly one of"),
+            std::string::npos);
+  EXPECT_NE(errorOf("name: x\nsubscribe: [{path: /a, mode: sample}]\nrules:\n  - {path: \"/a[k=$bogus]/b\", "
+                    "lane: rx_power_dbm}\n")
+                .find("unknown role $bogus"),
+            std::string::npos);
+  EXPECT_NE(errorOf("name: x\nrules: [\n").find("v.yaml:"), std::string::npos);
+  EXPECT_NE(errorOf("name: x\nsubscribe: [{path: /a, mode: sometimes}]\n").find("sample or on_change"),
+            std::string::npos);
+  EXPECT_NE(errorOf("name: x\nextends: openconfig\nchannel_base: {default: 2}\n").find("0 or 1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opticsd::gnmi
