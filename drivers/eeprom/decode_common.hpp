@@ -65,8 +65,14 @@ inline double log2Normal(double x) {
   const double m = std::bit_cast<double>((bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
   const double r = m * detail::kInverseSteps[i] - 1.0;
   // ln(1 + r) = r - r^2/2 + r^3/3 - ... ; truncation error < r^8/8 < 2e-15.
-  const double ln1p =
-      r * (1.0 + r * (-1.0 / 2 + r * (1.0 / 3 + r * (-1.0 / 4 + r * (1.0 / 5 + r * (-1.0 / 6 + r / 7))))));
+  // Summed in pairs (Estrin) rather than nested (Horner): the same terms, but
+  // three dependent multiply-adds instead of seven, which was most of a
+  // 16-lane CMIS decode's time.
+  const double r2 = r * r;
+  const double r4 = r2 * r2;
+  const double low = (1.0 - r / 2) + r2 * (1.0 / 3 - r / 4);
+  const double high = (1.0 / 5 - r / 6) + r2 * (1.0 / 7);
+  const double ln1p = r * (low + r4 * high);
   constexpr double kLog2e = 1.4426950408889634074;
   return e + detail::kLog2Steps[i] + ln1p * kLog2e;
 }
