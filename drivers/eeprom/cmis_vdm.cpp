@@ -216,6 +216,15 @@ const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id) {
   return &kTypes[type_id - 1u];
 }
 
+bool isVdmStatistic(std::uint8_t type_id) {
+  return (type_id >= 9 && type_id <= 14) || (type_id >= 17 && type_id <= 22);
+}
+
+bool vdmStatisticsFrozen(const ModuleMemory& memory) {
+  const auto control = memory.byte(PageKey{kI2cAddressA0, 0, kVdmAdvertisingPage, true}, kVdmFreezeControl - kPageSize);
+  return control && (*control & 0x80) != 0;
+}
+
 int vdmGroupCount(const ModuleMemory& memory, int bank) {
   const auto b = static_cast<std::uint8_t>(bank);
   if (const std::uint8_t* adv = detail::fullPage(memory, b, kVdmAdvertisingPage)) {
@@ -326,6 +335,7 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
   std::optional<double> laser_temp;
   std::optional<double> laser_age;
   const bool aux_laser = sample.module[ModuleMetric::kLaserTemperatureCelsius].has_value();
+  const bool statistics_windowed = vdmStatisticsFrozen(memory);
   if (detail::fullPage(memory, 0, kVdmAdvertisingPage) != nullptr && vdmGroupCount(memory, 0) == 0) {
     addIssue(sample, "VDM refused: page 2Fh reads as a copy of page 00h");
     return;
@@ -383,6 +393,7 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
         }
         const auto metric = laneMetricFor(type_id);
         if (!metric || !std::isfinite(value)) continue;
+        if (!statistics_windowed && isVdmStatistic(type_id)) continue;  // no window: `opticsd decode` lists them
         // Only lanes in an active data path: a host-side observable of a host
         // lane with no media lane of that number (8 host lanes, 4 media lanes)
         // stays in `opticsd decode`'s VDM list and does not invent a lane.
