@@ -99,6 +99,13 @@ class SparseMetricArray {
     }
     return true;
   }
+  // Forgets every metric, as a new array would: the inline block is kept and
+  // only its keys are reset (no zeroing of its slots), blocks past it are freed.
+  // References into the array are invalidated, as by assignment.
+  void clear() {
+    slotted_ = 0;
+    head_.clear();
+  }
   static constexpr std::size_t size() { return N; }
   // Slots allocated (present or not): what the array costs, for tests and benchmarks.
   std::size_t slotCount() const { return static_cast<std::size_t>(std::popcount(slotted_)); }

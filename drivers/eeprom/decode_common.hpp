@@ -89,7 +89,26 @@ inline OpticalPower opticalPowerFromTenthMicrowatts(double units) {
   // so a register holding exactly 1 mW reads 0 dBm, not 7e-15.
   return {roundedDbm(kDbPerOctave * log2Normal(units) + kNoLightFloorDbm), false};
 }
-inline double powerDbmFromRaw(std::uint16_t raw) { return opticalPowerFromTenthMicrowatts(raw).dbm; }
+
+// The dBm of every 16-bit power register (0.1 uW), in steps of 0.0001 dB, as
+// opticalPowerFromTenthMicrowatts gives it: built once (256 KiB), then a
+// lookup instead of a log for the two or three powers of every lane.
+const std::int32_t* powerRegisterSteps();
+
+// A raw power register (0.1 uW) as dBm, the floor when dark: the same value
+// as opticalPowerFromTenthMicrowatts(raw).dbm, read from the table.
+inline double powerDbmFromRaw(std::uint16_t raw) {
+  return raw <= 1 ? kNoLightFloorDbm : powerRegisterSteps()[raw] / kDbmStepsPerDb + 0.0;
+}
+
+// Sets an optical power lane value from its raw register (0.1 uW) as dBm and
+// its no-light status; the same values as setLanePower below.
+inline void setLanePowerRegister(Lane& lane, LaneMetric metric, std::uint16_t raw) {
+  const bool dark = raw <= 1;
+  lane.values.set(metric, powerDbmFromRaw(raw));
+  if (metric == LaneMetric::kTxPowerDbm) lane.status.tx_no_light = dark;
+  if (metric == LaneMetric::kRxPowerDbm) lane.status.rx_no_light = dark;
+}
 
 // Sets an optical power lane value (in 0.1 uW units) as dBm and its no-light status.
 inline void setLanePower(Lane& lane, LaneMetric metric, double tenth_microwatts) {
