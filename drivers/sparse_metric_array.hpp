@@ -99,12 +99,15 @@ class SparseMetricArray {
     }
     return true;
   }
-  // Forgets every metric, as a new array would: the inline block is kept and
-  // only its keys are reset (no zeroing of its slots), blocks past it are freed.
-  // References into the array are invalidated, as by assignment.
+  // Forgets every metric, as a new array would, but keeps its blocks for the
+  // next writes: only the keys are reset (no zeroing of slots, no heap
+  // traffic). References into the array are invalidated, as by assignment.
   void clear() {
     slotted_ = 0;
-    head_.clear();
+    for (Block* b = &head_; b != nullptr; b = b->next.get()) {
+      b->keys = noKeys();
+      b->used = 0;
+    }
   }
   static constexpr std::size_t size() { return N; }
   // Slots allocated (present or not): what the array costs, for tests and benchmarks.
