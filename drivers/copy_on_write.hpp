@@ -40,6 +40,9 @@ class CopyOnWrite {
   // Back to unset: reads as T{}.
   void reset() { ptr_.reset(); }
 
+  // Whether this holder alone has its object, so mutate() writes it in place.
+  bool unique() const { return ptr_ && ptr_.use_count() == 1; }
+
   // Whether both read the same value from one object (or both are unset).
   bool sharesWith(const CopyOnWrite& other) const { return ptr_ == other.ptr_; }
 

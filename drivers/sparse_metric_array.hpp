@@ -99,6 +99,16 @@ class SparseMetricArray {
     }
     return true;
   }
+  // Forgets every metric, as a new array would, but keeps its blocks for the
+  // next writes: only the keys are reset (no zeroing of slots, no heap
+  // traffic). References into the array are invalidated, as by assignment.
+  void clear() {
+    slotted_ = 0;
+    for (Block* b = &head_; b != nullptr; b = b->next.get()) {
+      b->keys = noKeys();
+      b->used = 0;
+    }
+  }
   static constexpr std::size_t size() { return N; }
   // Slots allocated (present or not): what the array costs, for tests and benchmarks.
   std::size_t slotCount() const { return static_cast<std::size_t>(std::popcount(slotted_)); }

@@ -313,9 +313,13 @@ void renderThresholds(std::string& out, const Sample& s) {
 // Every VDM observable, including those the Sample does not carry (host side, statistics).
 void renderVdm(std::string& out, const eeprom::ModuleMemory& memory) {
   bool header = false;
+  const bool frozen = eeprom::vdmStatisticsFrozen(memory);
   eeprom::forEachVdmObservable(memory, eeprom::cmisBankCount(memory), [&](const eeprom::VdmObservable& obs) {
     if (!header) {
       out += "\tVDM observables (bank/group/slot, lane: value [HA/LA/HW/LW] flags)\n";
+      row(out, "VDM statistics (min/max/avg)",
+          frozen ? "frozen by the host: the window it chose (exported)"
+                 : "not frozen: running since an unknown unfreeze, no window (not exported)");
       header = true;
     }
     const bool f16 = obs.info->encoding == eeprom::VdmEncoding::kF16;

@@ -1,6 +1,7 @@
 #include "drivers/eeprom/cmis.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 
 #include "drivers/eeprom/cmis_application.hpp"
@@ -192,7 +193,7 @@ void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, const Acti
     const int n = index % kLanesPerBank;
     const auto at = static_cast<std::size_t>(2 * n);
     if (bit(lane_advert, 1)) {
-      if (auto v = p.u16(kTxPower + at)) setLanePower(lane, LaneMetric::kTxPowerDbm, *v);
+      if (auto v = p.u16(kTxPower + at)) setLanePowerRegister(lane, LaneMetric::kTxPowerDbm, *v);
     }
     if (bit(lane_advert, 0)) {
       if (auto v = p.u16(kTxBias + at)) {
@@ -200,7 +201,7 @@ void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, const Acti
       }
     }
     if (bit(lane_advert, 2)) {
-      if (auto v = p.u16(kRxPower + at)) setLanePower(lane, LaneMetric::kRxPowerDbm, *v);
+      if (auto v = p.u16(kRxPower + at)) setLanePowerRegister(lane, LaneMetric::kRxPowerDbm, *v);
     }
     // Host lane fields: the data path state of the (first) host lane behind
     // this media lane; Tx input LOS/LOL set when any of its host lanes has it.
@@ -235,11 +236,15 @@ void decodeBank(const ModuleMemory& memory, Sample& sample, int bank, const Acti
 
 // One Lane per media lane in a data path, numbered 8 x bank + lane, in order.
 void setActiveLanes(Sample& sample, const ActiveLanes& active, int banks) {
-  sample.lanes.clear();  // keeps the capacity of a reused Sample
+  std::size_t count = 0;
+  for (int b = 0; b < banks; ++b)
+    count += static_cast<std::size_t>(std::popcount(active.media[static_cast<std::size_t>(b)]));
+  resetLanes(sample, count);
+  std::size_t at = 0;
   for (int b = 0; b < banks; ++b) {
     for (int n = 0; n < kLanesPerBank; ++n) {
       if (bit(active.media[static_cast<std::size_t>(b)], n)) {
-        sample.lanes.emplace_back().number = static_cast<std::uint16_t>(b * kLanesPerBank + n + 1);
+        sample.lanes[at++].number = static_cast<std::uint16_t>(b * kLanesPerBank + n + 1);
       }
     }
   }

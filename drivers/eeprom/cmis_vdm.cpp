@@ -75,10 +75,40 @@ constexpr std::array<double, 32> kPow10 = {1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e
 constexpr std::array<double, 23> kExactPow10 = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+// Every type ID's row (or nullptr), so the per-slot lookup of a decode is one load.
+constexpr std::array<const VdmTypeInfo*, 256> kTypeById = [] {
+  std::array<const VdmTypeInfo*, 256> by_id{};
+  for (std::size_t i = 0; i < kTypes.size(); ++i) by_id[i + 1] = &kTypes[i];
+  for (std::size_t i = 0; i < kCoherentTypes.size(); ++i) by_id[kFirstCoherentType + i] = &kCoherentTypes[i];
+  return by_id;
+}();
+
+inline const VdmTypeInfo* typeInfo(std::uint8_t type_id) { return kTypeById[type_id]; }
+
+inline double f16Value(std::uint16_t raw) {
+  const unsigned mantissa = raw & 0x07ffu;
+  const unsigned exponent = (raw >> 11) & 0x1fu;
+  // Below 10^0, divided by the exact 10^n (n <= 22): the double nearest
+  // mantissa x 10^(exponent - 24), so 2.4e-4 prints as such everywhere.
+  constexpr unsigned kBias = 24;
+  if (exponent < kBias && exponent >= 2) return mantissa / kExactPow10[kBias - exponent];
+  return mantissa * kPow10[exponent];
+}
+
+// A page that reads as a copy of page 00h (a host answering an unimplemented
+// page with page 00h): the first eight bytes settle almost every comparison.
+inline bool samePage(const std::uint8_t* a, const std::uint8_t* b) {
+  std::uint64_t head_a = 0;
+  std::uint64_t head_b = 0;
+  std::memcpy(&head_a, a, sizeof head_a);
+  std::memcpy(&head_b, b, sizeof head_b);
+  return head_a == head_b && std::memcmp(a, b, kPageSize) == 0;
+}
+
 double decodeValue(const VdmTypeInfo& info, std::uint16_t raw) {
   switch (info.encoding) {
     case VdmEncoding::kF16:
-      return decodeF16(raw);
+      return f16Value(raw);
     case VdmEncoding::kS16:
       return static_cast<std::int16_t>(raw) * info.scale;
     case VdmEncoding::kU16:
@@ -198,30 +228,24 @@ AlarmFlags slotFlags(const std::uint8_t* flags, int group, int slot) {
 
 }  // namespace
 
-double decodeF16(std::uint16_t raw) {
-  const unsigned mantissa = raw & 0x07ffu;
-  const unsigned exponent = (raw >> 11) & 0x1fu;
-  // Below 10^0, divided by the exact 10^n (n <= 22): the double nearest
-  // mantissa x 10^(exponent - 24), so 2.4e-4 prints as such everywhere.
-  constexpr unsigned kBias = 24;
-  if (exponent < kBias && exponent >= 2) return mantissa / kExactPow10[kBias - exponent];
-  return mantissa * kPow10[exponent];
+double decodeF16(std::uint16_t raw) { return f16Value(raw); }
+
+const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id) { return typeInfo(type_id); }
+
+bool isVdmStatistic(std::uint8_t type_id) {
+  return (type_id >= 9 && type_id <= 14) || (type_id >= 17 && type_id <= 22);
 }
 
-const VdmTypeInfo* vdmTypeInfo(std::uint8_t type_id) {
-  if (type_id >= kFirstCoherentType && type_id - kFirstCoherentType < static_cast<int>(kCoherentTypes.size())) {
-    return &kCoherentTypes[type_id - kFirstCoherentType];
-  }
-  if (type_id == 0 || type_id > kTypes.size()) return nullptr;
-  return &kTypes[type_id - 1u];
+bool vdmStatisticsFrozen(const ModuleMemory& memory) {
+  const auto control = memory.byte(PageKey{kI2cAddressA0, 0, kVdmAdvertisingPage, true}, kVdmFreezeControl - kPageSize);
+  return control && (*control & 0x80) != 0;
 }
 
 int vdmGroupCount(const ModuleMemory& memory, int bank) {
   const auto b = static_cast<std::uint8_t>(bank);
   if (const std::uint8_t* adv = detail::fullPage(memory, b, kVdmAdvertisingPage)) {
     // A host that answers an unimplemented page with page 00h: no VDM at all.
-    if (const std::uint8_t* p00 = detail::fullPage(memory, 0, 0);
-        p00 != nullptr && std::memcmp(adv, p00, kPageSize) == 0) {
+    if (const std::uint8_t* p00 = detail::fullPage(memory, 0, 0); p00 != nullptr && samePage(adv, p00)) {
       return 0;
     }
     return (adv[0] & 0x03) + 1;
@@ -248,8 +272,7 @@ const std::uint8_t* fullPage(const ModuleMemory& memory, std::uint8_t bank, std:
 
 std::string_view groupProblem(const ModuleMemory& memory, const std::uint8_t* descriptors, const std::uint8_t* values) {
   if (const std::uint8_t* p00 = fullPage(memory, 0, 0)) {
-    if (std::memcmp(descriptors, p00, kPageSize) == 0 ||
-        (values != nullptr && std::memcmp(values, p00, kPageSize) == 0)) {
+    if (samePage(descriptors, p00) || (values != nullptr && samePage(values, p00))) {
       return "its pages read as a copy of page 00h";
     }
   }
@@ -259,7 +282,7 @@ std::string_view groupProblem(const ModuleMemory& memory, const std::uint8_t* de
     const std::uint8_t type_id = descriptors[2 * slot + 1];
     if (type_id == 0) continue;
     ++used;
-    if (vdmTypeInfo(type_id) == nullptr) ++unknown;
+    if (typeInfo(type_id) == nullptr) ++unknown;
   }
   if (2 * unknown > used) return "its descriptors name mostly unknown observable types";
   return {};
@@ -280,7 +303,7 @@ bool readVdmObservable(const std::uint8_t* descriptors, const std::uint8_t* valu
   // bits 3-0 lane (0 = lane 1); odd byte observable type ID.
   const std::uint8_t d0 = descriptors[2 * slot];
   const std::uint8_t type_id = descriptors[2 * slot + 1];
-  const VdmTypeInfo* info = vdmTypeInfo(type_id);
+  const VdmTypeInfo* info = typeInfo(type_id);
   if (info == nullptr) return false;
   const int set = d0 >> 4;
   const ThresholdState state =
@@ -326,6 +349,7 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
   std::optional<double> laser_temp;
   std::optional<double> laser_age;
   const bool aux_laser = sample.module[ModuleMetric::kLaserTemperatureCelsius].has_value();
+  const bool statistics_windowed = vdmStatisticsFrozen(memory);
   if (detail::fullPage(memory, 0, kVdmAdvertisingPage) != nullptr && vdmGroupCount(memory, 0) == 0) {
     addIssue(sample, "VDM refused: page 2Fh reads as a copy of page 00h");
     return;
@@ -354,7 +378,7 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
         // Descriptor: even byte bits 7-4 threshold set ID, bits 3-0 lane - 1; odd byte type ID.
         const std::uint8_t d0 = descriptors[2 * slot];
         const std::uint8_t type_id = descriptors[2 * slot + 1];
-        const VdmTypeInfo* info = vdmTypeInfo(type_id);
+        const VdmTypeInfo* info = typeInfo(type_id);
         if (info == nullptr) continue;
         const int set = d0 >> 4;
         auto& state = sets[static_cast<std::size_t>(set)];
@@ -383,6 +407,7 @@ void applyVdm(const ModuleMemory& memory, int banks, Sample& sample) {
         }
         const auto metric = laneMetricFor(type_id);
         if (!metric || !std::isfinite(value)) continue;
+        if (!statistics_windowed && isVdmStatistic(type_id)) continue;  // no window: `opticsd decode` lists them
         // Only lanes in an active data path: a host-side observable of a host
         // lane with no media lane of that number (8 host lanes, 4 media lanes)
         // stays in `opticsd decode`'s VDM list and does not invent a lane.

@@ -19,6 +19,10 @@ inline constexpr std::uint8_t kVdmValuePage = 0x24;        // 24h-27h: one 16-bi
 inline constexpr std::uint8_t kVdmThresholdPage = 0x28;    // 28h-2Bh: 16 threshold sets of 8 bytes per group
 inline constexpr std::uint8_t kVdmFlagPage = 0x2C;         // 2Ch: 4 latched flag bits per slot, 32 bytes per group
 inline constexpr std::uint8_t kVdmAdvertisingPage = 0x2F;  // 2Fh byte 128 bits 1-0: groups supported - 1
+// 2Fh byte 144 bit 7, FreezeRequest: written by the host. While it is set the
+// module holds the statistics (min/max/average) of the interval that the host
+// opened by its last unfreeze; SONiC's xcvrd sets it around each read.
+inline constexpr std::size_t kVdmFreezeControl = 144;
 
 // F16 (CMIS 5.2 VDM numeric encodings): mantissa = bits 10-0, exponent = bits 15-11,
 // value = mantissa x 10^(exponent - 24).
@@ -47,6 +51,19 @@ struct VdmObservable {
   std::optional<Thresholds> thresholds;  // absent when the module left its set all zero
   std::optional<AlarmFlags> flags;
 };
+
+// Observable types 9-14 and 17-22: minimum, maximum and average pre-FEC BER
+// and errored frames. CMIS defines them over the interval between a host's
+// unfreeze and its next freeze; the current values (15, 16, 23, 24) are not
+// statistics.
+bool isVdmStatistic(std::uint8_t type_id);
+
+// Whether the statistics are a window someone chose: the FreezeRequest bit is
+// set (a switch's NOS froze them to read). A read-only reader (ethtool netlink
+// cannot write the module) that finds it clear sees statistics running since
+// an unfreeze at an unknown time, possibly the module's power-up: they say
+// nothing about a poll interval, so the decoder leaves them off the Sample.
+bool vdmStatisticsFrozen(const ModuleMemory& memory);
 
 // How many VDM groups bank `bank` has: page 2Fh byte 128, or what descriptor
 // pages exist when 2Fh was not read. 0 when the module has no VDM there.

@@ -56,7 +56,16 @@ void resetDecoded(Sample& sample) {
     sample.module[static_cast<ModuleMetric>(i)].reset();
     sample.module_flags[i].reset();
   }
-  sample.shared_thresholds.reset();
+  // A Sample reused by its driver alone empties its table in place (one flag
+  // a metric); one whose table a published copy shares lets go of it, and the
+  // decode writes a new one.
+  if (sample.shared_thresholds.unique()) {
+    ModuleThresholds& t = sample.shared_thresholds.mutate();
+    for (auto& m : t.module) m.reset();
+    for (auto& l : t.lane) l.reset();
+  } else {
+    sample.shared_thresholds.reset();
+  }
   sample.issues.clear();  // lanes: each family's resetLanes, or clearUndecoded
   sample.module_present = true;
 }

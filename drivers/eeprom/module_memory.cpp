@@ -35,14 +35,6 @@ void ModuleMemory::write(std::uint8_t i2c_address, std::uint8_t bank, std::uint8
   }
 }
 
-const std::array<std::uint8_t, kPageSize>* ModuleMemory::find(const PageKey& key,
-                                                              const std::bitset<kPageSize>** valid) const {
-  const std::size_t i = indexOf(key);
-  if (i == kAbsent) return nullptr;
-  if (valid != nullptr) *valid = &pages_[i].valid;
-  return &pages_[i].bytes;
-}
-
 std::optional<std::uint8_t> ModuleMemory::byte(const PageKey& key, std::size_t offset_in_half) const {
   const std::bitset<kPageSize>* valid = nullptr;
   const auto* bytes = find(key, &valid);

@@ -42,8 +42,14 @@ class ModuleMemory {
 
   // The 128 bytes of one half-window, or nullptr when none of it was read.
   // `valid` (when given) says which of the 128 bytes were read.
+  // Inline: a decode looks pages up dozens of times.
   const std::array<std::uint8_t, kPageSize>* find(const PageKey& key,
-                                                  const std::bitset<kPageSize>** valid = nullptr) const;
+                                                  const std::bitset<kPageSize>** valid = nullptr) const {
+    const std::size_t i = indexOf(key);
+    if (i == kAbsent) return nullptr;
+    if (valid != nullptr) *valid = &pages_[i].valid;
+    return &pages_[i].bytes;
+  }
 
   // One byte, or nullopt when it was not read.
   std::optional<std::uint8_t> byte(const PageKey& key, std::size_t offset_in_half) const;

@@ -66,7 +66,7 @@ constexpr std::array<Row, 38> kExtendedCompliance{{
 }};
 
 // SFF-8024 rev 4.11 Table 4-5, Host Electrical Interface IDs.
-constexpr std::array<Row, 36> kHostInterfaces{{
+constexpr std::array<Row, 44> kHostInterfaces{{
     {0x01, {"1000BASE-CX", 1, kNrz}},
     {0x02, {"XAUI", 3.125, kNrz}},
     {0x03, {"XFI", 10, kNrz}},
@@ -104,21 +104,46 @@ constexpr std::array<Row, 36> kHostInterfaces{{
     {0x50, {"400GAUI-4-L C2M", 100, kPam4}},
     {0x51, {"800GAUI-8 S C2M", 100, kPam4}},
     {0x52, {"800GAUI-8 L C2M", 100, kPam4}},
+    // 200 Gb/s a lane (106.25 GBd PAM4, IEEE 802.3dj): SFF-8024 rev 4.12 codes, as listed in SONiC's
+    // 200G SerDes/1.6T design (doc/port-1.6t-support). Clause 179 copper, Annex 176E AUI.
+    {0x1E, {"200GBASE-CR1", 200, kPam4}},
+    {0x1F, {"400GBASE-CR2", 200, kPam4}},
+    {0x57, {"800GBASE-CR4", 200, kPam4}},
+    {0x58, {"1.6TBASE-CR8", 200, kPam4}},
+    {0x80, {"200GAUI-1 C2M", 200, kPam4}},
+    {0x81, {"400GAUI-2 C2M", 200, kPam4}},
+    {0x82, {"800GAUI-4 C2M", 200, kPam4}},
+    {0x83, {"1.6TAUI-8 C2M", 200, kPam4}},
 }};
 
 // SFF-8024 rev 4.11 Table 4-6, MMF Media Interface IDs.
-constexpr std::array<Row, 19> kMmf{{
-    {0x01, {"10GBASE-SW", 10, kNrz}},      {0x02, {"10GBASE-SR", 10, kNrz}},    {0x03, {"25GBASE-SR", 25, kNrz}},
-    {0x04, {"40GBASE-SR4", 10, kNrz}},     {0x05, {"40GE SWDM4", 10, kNrz}},    {0x06, {"40GE BiDi", 20, kNrz}},
-    {0x07, {"50GBASE-SR", 50, kPam4}},     {0x08, {"100GBASE-SR10", 10, kNrz}}, {0x09, {"100GBASE-SR4", 25, kNrz}},
-    {0x0A, {"100GE SWDM4", 25, kNrz}},     {0x0B, {"100GE BiDi", 50, kPam4}},   {0x0C, {"100GBASE-SR2", 50, kPam4}},
-    {0x0D, {"100G-SR", 100, kPam4}},       {0x0E, {"200GBASE-SR4", 50, kPam4}}, {0x0F, {"400GBASE-SR16", 25, kNrz}},
-    {0x10, {"400GBASE-SR8", 50, kPam4}},   {0x11, {"400G-SR4", 100, kPam4}},    {0x12, {"800G-SR8", 100, kPam4}},
+constexpr std::array<Row, 21> kMmf{{
+    {0x01, {"10GBASE-SW", 10, kNrz}},
+    {0x02, {"10GBASE-SR", 10, kNrz}},
+    {0x03, {"25GBASE-SR", 25, kNrz}},
+    {0x04, {"40GBASE-SR4", 10, kNrz}},
+    {0x05, {"40GE SWDM4", 10, kNrz}},
+    {0x06, {"40GE BiDi", 20, kNrz}},
+    {0x07, {"50GBASE-SR", 50, kPam4}},
+    {0x08, {"100GBASE-SR10", 10, kNrz}},
+    {0x09, {"100GBASE-SR4", 25, kNrz}},
+    {0x0A, {"100GE SWDM4", 25, kNrz}},
+    {0x0B, {"100GE BiDi", 50, kPam4}},
+    {0x0C, {"100GBASE-SR2", 50, kPam4}},
+    {0x0D, {"100G-SR", 100, kPam4}},
+    {0x0E, {"200GBASE-SR4", 50, kPam4}},
+    {0x0F, {"400GBASE-SR16", 25, kNrz}},
+    {0x10, {"400GBASE-SR8", 50, kPam4}},
+    {0x11, {"400G-SR4", 100, kPam4}},
+    {0x12, {"800G-SR8", 100, kPam4}},
     {0x1A, {"400GBASE-SR4.2", 50, kPam4}},
+    // SFF-8024 rev 4.12 (as listed in SONiC's 1.6T design): 8 lanes of 53.125 GBd PAM4 on 4 fibre pairs, 2 colours.
+    {0x21, {"800G-VR4.2", 100, kPam4}},
+    {0x22, {"800G-SR4.2", 100, kPam4}},
 }};
 
 // SFF-8024 rev 4.11 Table 4-7, SMF Media Interface IDs.
-constexpr std::array<Row, 36> kSmf{{
+constexpr std::array<Row, 47> kSmf{{
     {0x01, {"10GBASE-LW", 10, kNrz}},
     {0x02, {"10GBASE-EW", 10, kNrz}},
     {0x03, {"10G-ZW", 10, kNrz}},
@@ -156,6 +181,19 @@ constexpr std::array<Row, 36> kSmf{{
     {0x55, {"400GBASE-DR4-2", 100, kPam4}},
     {0x56, {"800GBASE-DR8", 100, kPam4}},
     {0x57, {"800GBASE-DR8-2", 100, kPam4}},
+    // 200 Gb/s a lane (IEEE 802.3dj clauses 180, 181, 183): SFF-8024 rev 4.12 codes, as listed in SONiC's
+    // 200G SerDes/1.6T design (doc/port-1.6t-support); -2 is the 2 km reach.
+    {0x73, {"200GBASE-DR1", 200, kPam4}},
+    {0x74, {"200GBASE-DR1-2", 200, kPam4}},
+    {0x75, {"400GBASE-DR2", 200, kPam4}},
+    {0x76, {"400GBASE-DR2-2", 200, kPam4}},
+    {0x77, {"800GBASE-DR4", 200, kPam4}},
+    {0x78, {"800GBASE-DR4-2", 200, kPam4}},
+    {0x79, {"800GBASE-FR4-500", 200, kPam4}},
+    {0x7A, {"800GBASE-FR4", 200, kPam4}},
+    {0x7B, {"800GBASE-LR4", 200, kPam4}},
+    {0x7F, {"1.6TBASE-DR8", 200, kPam4}},
+    {0x80, {"1.6TBASE-DR8-2", 200, kPam4}},
 }};
 
 // SFF-8024 rev 4.11 Table 4-8 (passive copper), 4-9 (active cable), 4-10 (BASE-T).

@@ -193,10 +193,10 @@ void decodeSff8636(const ModuleMemory& memory, Sample& sample) {
   for (int n = 0; n < kLanes; ++n) {
     Lane& lane = sample.lanes[static_cast<std::size_t>(n)];
     const auto at = static_cast<std::size_t>(2 * n);
-    if (auto r = w.u16(kRxPower + at)) setLanePower(lane, LaneMetric::kRxPowerDbm, *r);
+    if (auto r = w.u16(kRxPower + at)) setLanePowerRegister(lane, LaneMetric::kRxPowerDbm, *r);
     if (auto b = w.u16(kTxBias + at)) lane.values.set(LaneMetric::kTxBiasMilliamperes, biasMilliampsFromRaw(*b));
     if (tx_power_supported) {
-      if (auto p = w.u16(kTxPower + at)) setLanePower(lane, LaneMetric::kTxPowerDbm, *p);
+      if (auto p = w.u16(kTxPower + at)) setLanePowerRegister(lane, LaneMetric::kTxPowerDbm, *p);
     }
     if (w.has(kLosFlags, 3)) {
       lane.status.rx_los = bit(w.raw(kLosFlags), n);

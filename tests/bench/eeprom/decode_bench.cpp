@@ -62,6 +62,8 @@ void BM_DecodeCmisFullVdm(benchmark::State& state) { decodeLoop(state, "syntheti
 void BM_DecodeCmis16Lanes(benchmark::State& state) { decodeLoop(state, "synthetic-cmis-osfp-2banks"); }
 // Active Control Set -> AppSel 2 of two applications, 8 media lanes.
 void BM_DecodeCmisActiveApplication(benchmark::State& state) { decodeLoop(state, "synthetic-cmis-osfp-800g-dr8"); }
+// 1.6TBASE-DR8: 8 lanes of 200G, the active application, 8 VDM pre-FEC BER slots.
+void BM_DecodeCmis1p6tDr8(benchmark::State& state) { decodeLoop(state, "synthetic-cmis-osfp-1p6t-dr8"); }
 // Two VDM groups, the second with the 20 C-CMIS coherent types.
 void BM_DecodeCmisCoherentVdm(benchmark::State& state) { decodeLoop(state, "synthetic-cmis-400zr"); }
 
@@ -78,6 +80,7 @@ BENCHMARK(BM_DecodeSff8636);
 BENCHMARK(BM_DecodeCmisFullVdm);
 BENCHMARK(BM_DecodeCmis16Lanes);
 BENCHMARK(BM_DecodeCmisActiveApplication);
+BENCHMARK(BM_DecodeCmis1p6tDr8);
 BENCHMARK(BM_DecodeCmisCoherentVdm);
 BENCHMARK(BM_ParsePageDump);
 

@@ -35,6 +35,18 @@ TEST(CopyOnWrite, CopiesShareAndAWriteClonesFirst) {
   EXPECT_FALSE(b.thresholds(LaneMetric::kTxPowerDbm));
 }
 
+TEST(CopyOnWrite, UniqueOnlyWhenSetAndNotShared) {
+  CopyOnWrite<ModuleThresholds> a;
+  EXPECT_FALSE(a.unique());  // unset
+  a.mutate();
+  EXPECT_TRUE(a.unique());
+  CopyOnWrite<ModuleThresholds> b = a;
+  EXPECT_FALSE(a.unique());
+  EXPECT_FALSE(b.unique());
+  b.reset();
+  EXPECT_TRUE(a.unique());
+}
+
 TEST(CopyOnWrite, ShareIfEqualSharesOnlyEqualValues) {
   CopyOnWrite<ModuleIdentity> a;
   CopyOnWrite<ModuleIdentity> b;

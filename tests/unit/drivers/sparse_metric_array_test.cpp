@@ -32,6 +32,26 @@ LaneValues allWritten() {
   return v;
 }
 
+// clear() reads like a new array and keeps its heap blocks for the next writes.
+TEST(SparseMetricArray, ClearForgetsEveryMetricAndTheNextWritesReadBack) {
+  LaneValues v = allWritten();  // 49 metrics: past the inline block
+  const std::size_t slots_before = v.slotCount();
+  v.clear();
+  EXPECT_TRUE(v.empty());
+  EXPECT_EQ(v.slotCount(), 0u);
+  for (std::size_t i = 0; i < kAll; ++i) EXPECT_EQ(v.find(metric(i)), nullptr) << i;
+  for (std::size_t i = 0; i < kAll; i += 3) v[metric(i)] = valueOf(i) + 1;
+  for (std::size_t i = 0; i < kAll; ++i) {
+    if (i % 3 == 0) {
+      ASSERT_TRUE(v[metric(i)].has_value()) << i;
+      EXPECT_EQ(*v[metric(i)], valueOf(i) + 1) << i;
+    } else {
+      EXPECT_FALSE(v[metric(i)].has_value()) << i;
+    }
+  }
+  EXPECT_LT(v.slotCount(), slots_before);
+}
+
 TEST(SparseMetricArray, AnUnwrittenMetricReadsAbsentAndReadingAllocatesNothing) {
   const LaneValues v;
   EXPECT_TRUE(v.empty());

@@ -167,6 +167,23 @@ TEST(Units, FastLog2MatchesLibm) {
   EXPECT_LT(worst, 1e-12);
 }
 
+// The register table the CMIS and SFF-8636 decoders read gives, for every
+// 16-bit value, exactly what the log path gives (the SFF-8472 external
+// calibration, whose powers are not integers, keeps the log path).
+TEST(Units, PowerRegisterTableEqualsTheLogPathForEveryRegister) {
+  int differ = 0;
+  for (int raw = 0; raw <= 65535; ++raw) {
+    Lane by_table;
+    Lane by_log;
+    setLanePowerRegister(by_table, LaneMetric::kRxPowerDbm, static_cast<std::uint16_t>(raw));
+    setLanePower(by_log, LaneMetric::kRxPowerDbm, raw);
+    const double a = by_table.values[LaneMetric::kRxPowerDbm].value_or(1e9);
+    const double b = by_log.values[LaneMetric::kRxPowerDbm].value_or(-1e9);
+    if (a != b || by_table.status.rx_no_light != by_log.status.rx_no_light) ++differ;
+  }
+  EXPECT_EQ(differ, 0);
+}
+
 TEST(Units, TenthMicrowattsFollowTheFloorRule) {
   for (double units : {0.0, -3.0, 0.5, 1.0, 1.5, 2.0, 10.0, 5000.0, 10000.0, 31623.0, 65535.0}) {
     const OpticalPower want = opticalPowerFromMilliwatts(units * 1e-4);

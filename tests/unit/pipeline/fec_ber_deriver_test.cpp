@@ -62,6 +62,18 @@ TEST(FecBerDeriver, CorrectedBitsOverBitsCarried) {
   EXPECT_NEAR(*b.module[ModuleMetric::kPreFecBerRatio], 1e-6, 1e-15);
 }
 
+// 1.6TBASE-DR8 (IEEE 802.3dj): 8 lanes of 200G, 212.5 Gb/s each on the line.
+TEST(FecBerDeriver, OnePointSixTerabitPortAt200GLanes) {
+  FecBerDeriver deriver;
+  auto a = port(0, 0, 1600, 8);
+  deriver.apply(a);
+  // 10 s carry 8 x 212.5e9 x 10 = 1.7e13 bits; 1.7e7 corrected bits -> 1e-6.
+  auto b = port(10'000, 17'000'000, 1600, 8);
+  deriver.apply(b);
+  ASSERT_TRUE(b.module[ModuleMetric::kPreFecBerRatio]);
+  EXPECT_NEAR(*b.module[ModuleMetric::kPreFecBerRatio], 1e-6, 1e-18);
+}
+
 TEST(FecBerDeriver, PerLaneWhereLaneCountersExist) {
   FecBerDeriver deriver;
   auto a = port(0, 0, 100, 4);
