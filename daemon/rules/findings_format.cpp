@@ -36,8 +36,8 @@ std::string formatFindingsTable(const std::vector<Finding>& findings) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : findings) {
     rows.push_back({formatRfc3339Ms(f.start_ms), f.end_ms ? formatRfc3339Ms(*f.end_ms) : "active", f.target, f.port,
-                    f.lane > 0 ? std::to_string(f.lane) : "-", f.rule, std::string(toString(f.severity)),
-                    orDash(f.detail)});
+                    f.lane > 0 ? std::to_string(f.lane) : "-", f.shadow ? f.rule + " (shadow)" : f.rule,
+                    std::string(toString(f.severity)), orDash(f.detail)});
   }
   return table({"START", "END", "TARGET", "PORT", "LANE", "RULE", "SEVERITY", "DETAIL"}, rows);
 }
@@ -49,6 +49,7 @@ std::string formatFindingsJson(const std::vector<Finding>& findings) {
                      {"port", f.port},
                      {"lane", f.lane > 0 ? nlohmann::json(f.lane) : nlohmann::json(nullptr)},
                      {"rule", f.rule},
+                     {"mode", f.shadow ? "shadow" : "live"},
                      {"severity", std::string(toString(f.severity))},
                      {"start", formatRfc3339Ms(f.start_ms)},
                      {"start_ms", f.start_ms},
