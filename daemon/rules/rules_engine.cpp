@@ -281,8 +281,10 @@ void RulesEngine::Impl::clear(ModuleRuleState& st, std::size_t i, std::int64_t n
 void RulesEngine::Impl::update(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
                                std::int64_t now, bool& dirty) {
   Hysteresis h = st.slots.get(slot);
+  const bool was_breaching = h.breach > 0;
   updateSlot(st, r, slot, h, o, now, dirty);
   st.slots.set(slot, h);
+  if (sink && was_breaching != (o.severity != Severity::kNone)) sink->keepRows(st.target(), st.port);
 }
 
 // N consecutive breaching polls raise (raise_after), M consecutive clean

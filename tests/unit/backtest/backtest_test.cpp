@@ -1,0 +1,129 @@
+// The backtest over a history the daemon's own parts wrote for a simulated
+// fleet with known degradations (sim_fleet_history.hpp): what it reports
+// must be what happened, within the history's resolution.
+#include "daemon/backtest/backtest.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "daemon/backtest/backtest_format.hpp"
+#include "tests/unit/backtest/sim_fleet_history.hpp"
+
+namespace opticsd {
+namespace {
+
+constexpr int kHours = 7;
+
+BacktestReport backtest(const std::filesystem::path& db, const DeadbandOptions& deadband) {
+  BacktestOptions o;
+  o.db = db;
+  o.running = defaultRuleSet();
+  o.deadband = deadband;
+  auto report = runBacktest(o);
+  EXPECT_TRUE(report) << (report ? "" : report.error().message);
+  return report ? *report : BacktestReport{};
+}
+
+bool injectedAt(const test::FleetHistory& fleet, const std::string& target, const std::string& port) {
+  return std::any_of(fleet.injected.begin(), fleet.injected.end(),
+                     [&](const test::Injected& i) { return i.target == target && i.port == port; });
+}
+
+TEST(BacktestSimFleet, MatchesWhatWasInjectedAndWhatTheDaemonRecorded) {
+  test::TempFile db("history.db");
+  const DeadbandOptions deadband;  // the defaults
+  const auto fleet = test::writeFleetHistory(db.path(), deadband, kHours);
+  ASSERT_FALSE(fleet.live.empty());
+  const BacktestReport r = backtest(db.path(), deadband);
+  SCOPED_TRACE(formatBacktestTable(r));
+
+  // Every finding the daemon recorded that history can hold is reproduced.
+  EXPECT_GT(r.agreement.recorded, 10u);
+  EXPECT_EQ(r.agreement.matched, r.agreement.recorded);
+  for (const auto& u : r.agreement.unreproduced) {
+    EXPECT_EQ(u.finding.rule, "module_alarm") << u.why;  // thresholds and latched flags are not in history
+  }
+
+  // The truth at full resolution (every poll, not the stored rows), judged
+  // the same way, without the findings history cannot replay.
+  std::vector<Finding> live;
+  std::copy_if(fleet.live.begin(), fleet.live.end(), std::back_inserter(live),
+               [](const Finding& f) { return f.rule != "module_alarm"; });
+  std::vector<EventResult> truth;
+  for (const auto& e : fleet.truth_events) truth.push_back({e, {}, {}, {}, {}});
+  const Judgement expected = judgeFindings(live, truth, defaultRuleSet(), r.horizon_ms, r.module_days);
+  const std::int64_t resolution = deadband.heartbeat.count();
+
+  ASSERT_EQ(r.events.size(), truth.size());
+  for (std::size_t i = 0; i < truth.size(); ++i) {
+    const auto& want = truth[i];
+    const auto it = std::find_if(r.events.begin(), r.events.end(), [&](const EventResult& e) {
+      return e.event.target == want.event.target && e.event.port == want.event.port &&
+             e.event.lane == want.event.lane && e.event.kind == want.event.kind;
+    });
+    ASSERT_NE(it, r.events.end()) << want.event.port << " " << toString(want.event.kind);
+    EXPECT_GE(it->event.time_ms, want.event.time_ms);
+    EXPECT_LE(it->event.time_ms - want.event.time_ms, resolution);
+    EXPECT_EQ(it->preceded_by.has_value(), want.preceded_by.has_value()) << want.event.port;
+    if (it->lead_s && want.lead_s) {
+      EXPECT_LE(std::abs(*it->lead_s - *want.lead_s), resolution / 1000.0);
+    }
+    // Caught events were on a module ranked among the degraded ones.
+    if (it->preceded_by) {
+      ASSERT_TRUE(it->suspect_rank.has_value()) << want.event.port;
+      EXPECT_LE(*it->suspect_rank, static_cast<int>(fleet.injected.size()));
+    }
+  }
+  EXPECT_EQ(r.live.events, expected.live.events);
+  EXPECT_EQ(r.live.caught, expected.live.caught);
+  EXPECT_EQ(r.live.false_alarms, expected.live.false_alarms);
+  ASSERT_TRUE(r.live.recall && expected.live.recall);
+  EXPECT_DOUBLE_EQ(*r.live.recall, *expected.live.recall);
+  ASSERT_TRUE(r.live.precision && expected.live.precision);
+  EXPECT_NEAR(*r.live.precision, *expected.live.precision, 0.05);
+
+  // What was injected: each degraded port has events and findings; the
+  // healthy ports have neither.
+  for (const auto& i : fleet.injected) {
+    EXPECT_TRUE(std::any_of(r.events.begin(), r.events.end(), [&](const EventResult& e) {
+      return e.event.port == i.port && e.event.target == i.target;
+    })) << i.port;
+  }
+  for (const auto& f : r.findings) {
+    EXPECT_TRUE(injectedAt(fleet, f.target, f.port)) << f.target << " " << f.port;
+  }
+  for (const auto& e : r.events) {
+    EXPECT_TRUE(injectedAt(fleet, e.event.target, e.event.port)) << e.event.port;
+  }
+  EXPECT_EQ(r.live.false_alarms, 0u);
+}
+
+// A wider deadband and a rarer heartbeat drop what some rules need: the
+// report says which findings it could not reproduce, naming the rule and
+// the tolerance that hides it.
+TEST(BacktestSimFleet, AWidenedDeadbandIsNamedWhereItHidesAFinding) {
+  test::TempFile db("history.db");
+  DeadbandOptions wide;
+  wide.heartbeat = std::chrono::hours(2);
+  wide.power_db = 3;
+  wide.ber_decades = 2;
+  wide.temperature_c = 5;
+  wide.relative = 0.5;
+  wide.finding_context_rows = 0;
+  const auto fleet = test::writeFleetHistory(db.path(), wide, kHours);
+  const BacktestReport r = backtest(db.path(), wide);
+  SCOPED_TRACE(formatBacktestTable(r));
+  ASSERT_GT(r.agreement.recorded, 0u);
+  EXPECT_LT(r.agreement.matched, r.agreement.recorded);
+  std::size_t named = 0;
+  for (const auto& u : r.agreement.unreproduced) {
+    EXPECT_NE(u.why.find("rule " + u.finding.rule), std::string::npos) << u.why;
+    if (u.why.find("storage.deadband.") != std::string::npos) ++named;
+  }
+  EXPECT_GT(named, 0u);
+}
+
+}  // namespace
+}  // namespace opticsd
