@@ -307,10 +307,9 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
   std::vector<std::optional<int>> ranks;
   std::vector<std::int64_t> first_ms(history.modules().size(), -1), last_ms(history.modules().size(), -1),
       min_gap(history.modules().size(), std::numeric_limits<std::int64_t>::max());
-  std::vector<Sample> one(1);
   auto walked = history.forEachRow(since, until, [&](StoredRow& row) {
     ++report.rows;
-    Sample& s = row.sample;
+    Sample& s = row.sample();
     preparation.prepare(s);
     const std::size_t before = events.size();
     labeler.observe(row.module, s, events);
@@ -319,9 +318,8 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
     if (last >= 0) min_gap[row.module] = std::min(min_gap[row.module], s.timestamp_ms - last);
     if (first_ms[row.module] < 0) first_ms[row.module] = s.timestamp_ms;
     last = s.timestamp_ms;
-    one.front() = std::move(s);
-    running.evaluate(one.front().target, one);
-    if (candidate) candidate->evaluate(one.front().target, one);
+    running.evaluate(s.target, row.poll);
+    if (candidate) candidate->evaluate(s.target, row.poll);
   });
   if (!walked) return tl::unexpected(walked.error());
 

@@ -186,10 +186,23 @@ const CopyOnWrite<ModuleIdentity>* StoredHistory::identityAt(std::uint32_t modul
 }
 
 void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& s) const {
+  // Reset what the previous row left, keeping the buffers.
   s.target = modules_[module].target;
   s.port = modules_[module].port;
   s.timestamp_ms = ts;
-  if (const auto* id = identityAt(module, ts)) s.shared_identity = *id;
+  s.module_present = true;
+  s.module = ModuleValues{};
+  s.lanes.clear();
+  s.fec = FecCounters{};
+  s.link = LinkState{};
+  s.issues.clear();
+  s.shared_thresholds = CopyOnWrite<ModuleThresholds>{};
+  s.module_flags = {};
+  if (const auto* id = identityAt(module, ts)) {
+    s.shared_identity = *id;
+  } else {
+    s.shared_identity = CopyOnWrite<ModuleIdentity>{};
+  }
   std::array<int, 65> lane_at{};
   lane_at.fill(-1);
   const auto lane = [&](int n) -> Lane& {
@@ -258,22 +271,27 @@ Result<void> StoredHistory::forEachRow(std::int64_t since_ms, std::int64_t until
     std::int64_t ts;
     std::uint32_t module;
     std::uint8_t kind;
-    std::string data;
+    std::size_t offset, size;  // in `blobs`
   };
   std::vector<Raw> slice;
+  std::string blobs;  // every row's data of the slice, end to end
+  StoredRow row;
   const std::int64_t from = std::max(since_ms, span_->first);
   const std::int64_t to = std::min(until_ms, span_->second + 1);
   for (std::int64_t start = from; start < to; start += kSliceMs) {
     const std::int64_t end = std::min(to, start + kSliceMs);
     slice.clear();
+    blobs.clear();
     for (std::uint32_t m = 0; m < modules_.size(); ++m) {
       st->bind(1, std::optional<std::int64_t>(modules_[m].id));
       st->bind(2, std::optional<std::int64_t>(start));
       st->bind(3, std::optional<std::int64_t>(end));
       int rc = SQLITE_ROW;
       while ((rc = st->step()) == SQLITE_ROW) {
+        const std::string_view blob = blobOf(*st, 2);
         slice.push_back({st->columnInt(0).value_or(0), m, static_cast<std::uint8_t>(st->columnInt(1).value_or(0)),
-                         std::string(blobOf(*st, 2))});
+                         blobs.size(), blob.size()});
+        blobs.append(blob);
       }
       st->reset();
       if (rc != SQLITE_DONE) return fail(db_.error("reading module_history"));
@@ -281,15 +299,15 @@ Result<void> StoredHistory::forEachRow(std::int64_t since_ms, std::int64_t until
     std::sort(slice.begin(), slice.end(),
               [](const Raw& a, const Raw& b) { return a.ts != b.ts ? a.ts < b.ts : a.module < b.module; });
     for (const Raw& raw : slice) {
-      auto values = unpack(raw.data);
+      auto values = unpack(std::string_view(blobs).substr(raw.offset, raw.size));
       if (!values) {
         return fail("module_history row of " + modules_[raw.module].target + " " + modules_[raw.module].port + " at " +
                     std::to_string(raw.ts) + ": " + values.error().message);
       }
-      StoredRow row;
       row.module = raw.module;
       row.kind = static_cast<RowKind>(raw.kind);
-      rebuild(raw.module, raw.ts, *values, row.sample);
+      row.poll.resize(1);
+      rebuild(raw.module, raw.ts, *values, row.sample());
       visit(row);
     }
   }

@@ -37,10 +37,13 @@ struct StoredModule {
 };
 
 // One stored row, rebuilt. `module` indexes StoredHistory::modules().
+// `poll` holds the one Sample, as the rules engine takes a poll; it is
+// reused for the next row (no allocation per row).
 struct StoredRow {
   std::uint32_t module = 0;
   RowKind kind = RowKind::kChange;
-  Sample sample;
+  std::vector<Sample> poll = std::vector<Sample>(1);
+  Sample& sample() { return poll.front(); }
 };
 
 class StoredHistory {
@@ -62,7 +65,7 @@ class StoredHistory {
   Result<std::vector<BiasBaseline>> baselines();
 
   // Calls `visit` for every row with since_ms <= ts < until_ms, in time order
-  // (module order at one instant). The row is the visitor's to change.
+  // (module order at one instant). The row is the visitor's to change until it returns.
   Result<void> forEachRow(std::int64_t since_ms, std::int64_t until_ms, const std::function<void(StoredRow&)>& visit);
 
  private:

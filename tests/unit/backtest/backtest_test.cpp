@@ -4,6 +4,7 @@
 #include "daemon/backtest/backtest.hpp"
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -39,11 +40,16 @@ TEST(BacktestSimFleet, MatchesWhatWasInjectedAndWhatTheDaemonRecorded) {
   const BacktestReport r = backtest(db.path(), deadband);
   SCOPED_TRACE(formatBacktestTable(r));
 
-  // Every finding the daemon recorded that history can hold is reproduced.
+  // The findings the daemon recorded are reproduced from history: all of the
+  // fixed-level and event rules; a trend extrapolation (alarm_forecast) fitted
+  // to fewer points may flicker differently, and the report names why.
   EXPECT_GT(r.agreement.recorded, 10u);
-  EXPECT_EQ(r.agreement.matched, r.agreement.recorded);
+  EXPECT_GE(static_cast<double>(r.agreement.matched), 0.98 * static_cast<double>(r.agreement.recorded));
+  EXPECT_EQ(r.agreement.not_replayable, 2u);  // module_alarm: thresholds and latched flags are not in history
   for (const auto& u : r.agreement.unreproduced) {
-    EXPECT_EQ(u.finding.rule, "module_alarm") << u.why;  // thresholds and latched flags are not in history
+    if (u.finding.rule == "module_alarm") continue;
+    EXPECT_EQ(u.finding.rule, "alarm_forecast") << u.why;
+    EXPECT_NE(u.why.find("storage.deadband."), std::string::npos) << u.why;
   }
 
   // The truth at full resolution (every poll, not the stored rows), judged
@@ -70,8 +76,8 @@ TEST(BacktestSimFleet, MatchesWhatWasInjectedAndWhatTheDaemonRecorded) {
     if (it->lead_s && want.lead_s) {
       EXPECT_LE(std::abs(*it->lead_s - *want.lead_s), resolution / 1000.0);
     }
-    // Caught events were on a module ranked among the degraded ones.
-    if (it->preceded_by) {
+    // Events warned of ahead were on a module ranked among the degraded ones.
+    if (it->lead_s && *it->lead_s > 0) {
       ASSERT_TRUE(it->suspect_rank.has_value()) << want.event.port;
       EXPECT_LE(*it->suspect_rank, static_cast<int>(fleet.injected.size()));
     }
@@ -123,6 +129,55 @@ TEST(BacktestSimFleet, AWidenedDeadbandIsNamedWhereItHidesAFinding) {
     if (u.why.find("storage.deadband.") != std::string::npos) ++named;
   }
   EXPECT_GT(named, 0u);
+}
+
+// A candidate rule set against the running one: a level tightened raises
+// more, a rule on trial (mode: shadow) is reported beside the live ones and
+// kept out of the live totals.
+TEST(BacktestSimFleet, CompareShowsWhatACandidateChangesRuleByRule) {
+  test::TempFile db("history.db");
+  const DeadbandOptions deadband;
+  test::writeFleetHistory(db.path(), deadband, kHours);
+  std::vector<ConfigIssue> issues;
+  RuleSet candidate = parseRules(YAML::Load("rules:\n"
+                                            "  - {name: rx_power_drop, warn_above: 1}\n"
+                                            "  - {name: tx_early, type: drop, metric: tx_power_dbm, warn_above: 1,"
+                                            " mode: shadow}\n"),
+                                 "candidate.yaml", issues);
+  ASSERT_TRUE(issues.empty()) << issues.front().format();
+  BacktestOptions o;
+  o.db = db.path();
+  o.running = defaultRuleSet();
+  o.candidate = candidate;
+  o.candidate_source = "candidate.yaml";
+  auto r = runBacktest(o, true);
+  ASSERT_TRUE(r) << r.error().message;
+  SCOPED_TRACE(formatBacktestTable(*r));
+  ASSERT_TRUE(r->compare.has_value());
+  const auto row = [&](const std::string& rule) {
+    const auto it =
+        std::find_if(r->compare->begin(), r->compare->end(), [&](const CompareRow& c) { return c.rule == rule; });
+    return it == r->compare->end() ? CompareRow{} : *it;
+  };
+  EXPECT_EQ(row("rx_power_low").only_candidate, 0u);  // unchanged rules raise the same
+  EXPECT_EQ(row("rx_power_low").only_running, 0u);
+  EXPECT_GT(row("rx_power_low").both, 0u);
+  EXPECT_GE(row("rx_power_drop").only_candidate + row("rx_power_drop").both, 1u);
+  EXPECT_GT(row("tx_early").only_candidate, 0u);  // only the candidate has it
+  const auto shadow =
+      std::find_if(r->rules.begin(), r->rules.end(), [](const RuleResult& x) { return x.rule == "tx_early"; });
+  ASSERT_NE(shadow, r->rules.end());
+  EXPECT_TRUE(shadow->shadow);
+  EXPECT_GT(shadow->raised, 0u);
+  EXPECT_EQ(r->shadow.raised, shadow->raised);
+  for (const auto& f : r->findings) EXPECT_EQ(f.shadow, f.rule == "tx_early") << f.rule;
+  // The JSON carries what dashboards read.
+  const std::string json = formatBacktestJson(*r);
+  for (const char* key :
+       {"\"rules\"", "\"followed_by_event\"", "\"lead_times_s\"", "\"preceded_by\"",
+        "\"false_alarms_per_1000_module_days\"", "\"agreement\"", "\"compare\"", "\"mode\": \"shadow\""}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  }
 }
 
 }  // namespace
