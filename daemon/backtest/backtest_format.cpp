@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "daemon/rules/findings_format.hpp"
 #include "daemon/store/time_text.hpp"
 
 namespace opticsd {
@@ -35,25 +36,6 @@ std::string duration(const std::optional<double>& seconds) {
   if (s < 120) return fixed(s, 0) + "s";
   if (s < 7200) return fixed(s / 60, 0) + "m";
   return fixed(s / 3600, 1) + "h";
-}
-
-std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t i = 0; i < header.size(); ++i) width[i] = header[i].size();
-  for (const auto& r : rows) {
-    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-  }
-  std::string out;
-  const auto line = [&](const std::vector<std::string>& cells) {
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      out += cells[i];
-      if (i + 1 < cells.size()) out += std::string(width[i] - cells[i].size() + 2, ' ');
-    }
-    out += '\n';
-  };
-  line(header);
-  for (const auto& r : rows) line(r);
-  return out;
 }
 
 json totalsJson(const Totals& t) {
@@ -173,9 +155,9 @@ std::string formatBacktestTable(const BacktestReport& r) {
                     fixed(x.false_alarms_per_1000_module_days, 2), std::to_string(x.events_preceded),
                     duration(percentile(x.lead_times_s, 0.5)), duration(percentile(x.lead_times_s, 0.9))});
   }
-  out += table({"RULE", "MODE", "RAISED", "BEFORE_EVENT", "AFTER_EVENT", "FALSE", "FALSE/1000MD", "EVENTS_CAUGHT",
-                "LEAD_P50", "LEAD_P90"},
-               rows);
+  out += formatTextTable({"RULE", "MODE", "RAISED", "BEFORE_EVENT", "AFTER_EVENT", "FALSE", "FALSE/1000MD",
+                          "EVENTS_CAUGHT", "LEAD_P50", "LEAD_P90"},
+                         rows);
   const auto totals = [&](const char* name, const Totals& t) {
     out += std::string(name) + ": " + std::to_string(t.raised) + " raised, " + std::to_string(t.followed_by_event) +
            " before an event, " + std::to_string(t.after_event) + " after one, " + std::to_string(t.false_alarms) +
@@ -197,7 +179,7 @@ std::string formatBacktestTable(const BacktestReport& r) {
                     std::string(toString(e.event.kind)), e.preceded_by.value_or("MISSED"), duration(e.lead_s),
                     e.shadow_preceded_by.value_or("-"), e.suspect_rank ? "#" + std::to_string(*e.suspect_rank) : "-"});
     }
-    out += table({"TIME", "WHERE", "KIND", "PRECEDED_BY", "LEAD", "SHADOW", "RANK"}, ev);
+    out += formatTextTable({"TIME", "WHERE", "KIND", "PRECEDED_BY", "LEAD", "SHADOW", "RANK"}, ev);
   }
   const Agreement& a = r.agreement;
   out += "\nagreement with the findings recorded live: " + std::to_string(a.matched) + "/" +
@@ -218,7 +200,7 @@ std::string formatBacktestTable(const BacktestReport& r) {
       cmp.push_back({c.rule, std::to_string(c.both), std::to_string(c.only_candidate), std::to_string(c.only_running),
                      std::to_string(c.candidate_false_alarms), std::to_string(c.running_false_alarms)});
     }
-    out += table({"RULE", "BOTH", "ONLY_CANDIDATE", "ONLY_RUNNING", "CANDIDATE_FALSE", "RUNNING_FALSE"}, cmp);
+    out += formatTextTable({"RULE", "BOTH", "ONLY_CANDIDATE", "ONLY_RUNNING", "CANDIDATE_FALSE", "RUNNING_FALSE"}, cmp);
   }
   for (const auto& n : r.notes) out += "note: " + n + "\n";
   return out;

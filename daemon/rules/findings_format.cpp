@@ -9,7 +9,11 @@
 namespace opticsd {
 namespace {
 
-std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+std::string orDash(const std::string& s) { return s.empty() ? "-" : s; }
+
+}  // namespace
+
+std::string formatTextTable(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size());
   for (std::size_t i = 0; i < header.size(); ++i) width[i] = header[i].size();
   for (const auto& r : rows) {
@@ -28,10 +32,6 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
   return out;
 }
 
-std::string orDash(const std::string& s) { return s.empty() ? "-" : s; }
-
-}  // namespace
-
 std::string formatFindingsTable(const std::vector<Finding>& findings) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : findings) {
@@ -39,7 +39,7 @@ std::string formatFindingsTable(const std::vector<Finding>& findings) {
                     f.lane > 0 ? std::to_string(f.lane) : "-", f.shadow ? f.rule + " (shadow)" : f.rule,
                     std::string(toString(f.severity)), orDash(f.detail)});
   }
-  return table({"START", "END", "TARGET", "PORT", "LANE", "RULE", "SEVERITY", "DETAIL"}, rows);
+  return formatTextTable({"START", "END", "TARGET", "PORT", "LANE", "RULE", "SEVERITY", "DETAIL"}, rows);
 }
 
 std::string formatFindingsJson(const std::vector<Finding>& findings) {
@@ -72,7 +72,7 @@ std::string formatSuspectsTable(const std::vector<Suspect>& suspects) {
     rows.push_back({std::to_string(++rank), score, s.target, s.port, orDash(s.endpoint.host), orDash(s.endpoint.nic),
                     orDash(s.endpoint.gpu), orDash(s.endpoint.rail), s.reason});
   }
-  return table({"RANK", "SCORE", "TARGET", "PORT", "HOST", "NIC", "GPU", "RAIL", "REASON"}, rows);
+  return formatTextTable({"RANK", "SCORE", "TARGET", "PORT", "HOST", "NIC", "GPU", "RAIL", "REASON"}, rows);
 }
 
 std::string formatSuspectsJson(const std::vector<Suspect>& suspects) {

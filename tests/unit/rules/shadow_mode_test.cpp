@@ -26,10 +26,10 @@ RuleSet rxLowIn(const std::string& mode) {
   return set;
 }
 
-void runDirtyLane(RulesEngine& engine) {
+void runDimReceiver(RulesEngine& engine) {
   for (int i = 0; i < 4; ++i) {
     auto s = test::optic("sw", "p1", 1'000'000 + i * 30'000);
-    s.lanes[0].values.set(LaneMetric::kRxPowerDbm, -12);  // below rx_power_low's -10, above -13
+    test::setLanes(s, LaneMetric::kRxPowerDbm, -12);  // below rx_power_low's -10, above -13, on every lane
     engine.evaluate("sw", {s});
   }
 }
@@ -60,7 +60,7 @@ TEST(ShadowMode, ParsedPerRuleAndRejectedWhenMisspelt) {
 TEST(ShadowMode, RaisedAndRecordedButNoSuspectAndLabelled) {
   test::RecordingSink sink;
   RulesEngine engine(rxLowIn("shadow"), Topology{}, &sink);
-  runDirtyLane(engine);
+  runDimReceiver(engine);
   const Finding* f = sink.firstRaise("p1", "rx_power_low");
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(f->shadow);
@@ -74,7 +74,7 @@ TEST(ShadowMode, RaisedAndRecordedButNoSuspectAndLabelled) {
 TEST(ShadowMode, TheSameRuleLiveMakesASuspectWithoutTheLabel) {
   test::RecordingSink sink;
   RulesEngine engine(rxLowIn("live"), Topology{}, &sink);
-  runDirtyLane(engine);
+  runDimReceiver(engine);
   const Finding* f = sink.firstRaise("p1", "rx_power_low");
   ASSERT_NE(f, nullptr);
   EXPECT_FALSE(f->shadow);
@@ -86,11 +86,11 @@ TEST(ShadowMode, TheSameRuleLiveMakesASuspectWithoutTheLabel) {
 TEST(ShadowMode, PromotedOnReloadBecomesEvidence) {
   test::RecordingSink sink;
   RulesEngine engine(rxLowIn("shadow"), Topology{}, &sink);
-  runDirtyLane(engine);
+  runDimReceiver(engine);
   ASSERT_TRUE(engine.suspects().empty());
   engine.reconfigure(rxLowIn("live"), Topology{});
   auto s = test::optic("sw", "p1", 2'000'000);
-  s.lanes[0].values.set(LaneMetric::kRxPowerDbm, -12);
+  test::setLanes(s, LaneMetric::kRxPowerDbm, -12);
   engine.evaluate("sw", {s});
   const auto active = engine.activeFindings();
   ASSERT_EQ(active.size(), 1u);
