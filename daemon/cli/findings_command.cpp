@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
@@ -19,6 +20,7 @@ struct FindingsArgs {
   std::string config;
   std::string target;
   bool active = false;
+  bool shadow = false;
   std::string since;
   std::string format = "table";
 };
@@ -44,6 +46,16 @@ int runFindings(const FindingsArgs& args) {
   }
   auto findings = loadFindings(path, filter);
   if (!findings) return error(findings.error().message);
+  // A finding's mode is its rule's in the config (the findings table keeps no mode).
+  if (!args.config.empty()) {
+    auto config = loadConfigFile(args.config);
+    if (!config) return error(config.error().format());
+    for (Finding& f : *findings) {
+      const RuleSpec* rule = config->rules.find(f.rule);
+      f.shadow = rule != nullptr && rule->shadow;
+    }
+  }
+  if (args.shadow) std::erase_if(*findings, [](const Finding& f) { return !f.shadow; });
   const std::string text = args.format == "json" ? formatFindingsJson(*findings) : formatFindingsTable(*findings);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return std::fflush(stdout) == 0 ? 0 : 1;
@@ -59,6 +71,8 @@ void addFindingsCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--config", args->config, "Read the database path from this config file's storage.path")
       ->excludes(db);
   cmd->add_flag("--active", args->active, "Only findings still active");
+  cmd->add_flag("--shadow", args->shadow, "Only findings of rules in mode: shadow (their modes come from --config)")
+      ->needs(cmd->get_option("--config"));
   cmd->add_option("--since", args->since,
                   "Only findings active at or after this time: RFC 3339 or a duration back, e.g. 1h");
   cmd->add_option("--target", args->target, "Only this target");

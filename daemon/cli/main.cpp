@@ -3,6 +3,7 @@
 #include <exception>
 #include <string>
 
+#include "daemon/cli/backtest_command.hpp"
 #include "daemon/cli/check_config_command.hpp"
 #include "daemon/cli/command.hpp"
 #include "daemon/cli/decode_command.hpp"
@@ -19,7 +20,7 @@ namespace opticsd::cli {
 // One row per subcommand.
 constexpr CommandRegistrar kCommands[] = {
     &addRunCommand,      &addCheckConfigCommand, &addPollOnceCommand, &addHistoryCommand,
-    &addFindingsCommand, &addSuspectsCommand,    &addDecodeCommand,
+    &addFindingsCommand, &addSuspectsCommand,    &addDecodeCommand,   &addBacktestCommand,
 #if OPTICSD_WITH_CAPTURE
     &addCaptureCommand,
 #endif

@@ -26,6 +26,7 @@ struct Finding {
   std::optional<std::int64_t> end_ms;  // unset while active
   std::optional<double> value;         // the triggering value in the rule's unit
   std::string detail;                  // "rx_power_dbm=-10.4 below -10 (lane 3)"
+  bool shadow = false;                 // raised by a rule in `mode: shadow` (rule_config.hpp)
 
   bool active() const { return !end_ms.has_value(); }
 };

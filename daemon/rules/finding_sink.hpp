@@ -22,6 +22,13 @@ class FindingSink {
   virtual void replaceSuspects(const std::string& target, std::vector<Suspect> suspects) = 0;
   // A module's Tx bias baseline was learned (replaces the port's previous one).
   virtual void recordBaseline(const BiasBaseline& baseline) { (void)baseline; }
+  // A rule's verdict on the module turned (clean to breaching or back) at this
+  // poll: history keeps the polls around it, as around a finding, so that a
+  // replay of history (opticsd backtest) sees every poll where the rules' view changed.
+  virtual void keepRows(const std::string& target, const std::string& port) {
+    (void)target;
+    (void)port;
+  }
   // Baselines kept from before a restart; the engine takes them once, when it is built.
   virtual std::vector<BiasBaseline> takeStoredBaselines() { return {}; }
 };

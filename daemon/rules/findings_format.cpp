@@ -9,7 +9,11 @@
 namespace opticsd {
 namespace {
 
-std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+std::string orDash(const std::string& s) { return s.empty() ? "-" : s; }
+
+}  // namespace
+
+std::string formatTextTable(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size());
   for (std::size_t i = 0; i < header.size(); ++i) width[i] = header[i].size();
   for (const auto& r : rows) {
@@ -28,18 +32,14 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
   return out;
 }
 
-std::string orDash(const std::string& s) { return s.empty() ? "-" : s; }
-
-}  // namespace
-
 std::string formatFindingsTable(const std::vector<Finding>& findings) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : findings) {
     rows.push_back({formatRfc3339Ms(f.start_ms), f.end_ms ? formatRfc3339Ms(*f.end_ms) : "active", f.target, f.port,
-                    f.lane > 0 ? std::to_string(f.lane) : "-", f.rule, std::string(toString(f.severity)),
-                    orDash(f.detail)});
+                    f.lane > 0 ? std::to_string(f.lane) : "-", f.shadow ? f.rule + " (shadow)" : f.rule,
+                    std::string(toString(f.severity)), orDash(f.detail)});
   }
-  return table({"START", "END", "TARGET", "PORT", "LANE", "RULE", "SEVERITY", "DETAIL"}, rows);
+  return formatTextTable({"START", "END", "TARGET", "PORT", "LANE", "RULE", "SEVERITY", "DETAIL"}, rows);
 }
 
 std::string formatFindingsJson(const std::vector<Finding>& findings) {
@@ -49,6 +49,7 @@ std::string formatFindingsJson(const std::vector<Finding>& findings) {
                      {"port", f.port},
                      {"lane", f.lane > 0 ? nlohmann::json(f.lane) : nlohmann::json(nullptr)},
                      {"rule", f.rule},
+                     {"mode", f.shadow ? "shadow" : "live"},
                      {"severity", std::string(toString(f.severity))},
                      {"start", formatRfc3339Ms(f.start_ms)},
                      {"start_ms", f.start_ms},
@@ -71,7 +72,7 @@ std::string formatSuspectsTable(const std::vector<Suspect>& suspects) {
     rows.push_back({std::to_string(++rank), score, s.target, s.port, orDash(s.endpoint.host), orDash(s.endpoint.nic),
                     orDash(s.endpoint.gpu), orDash(s.endpoint.rail), s.reason});
   }
-  return table({"RANK", "SCORE", "TARGET", "PORT", "HOST", "NIC", "GPU", "RAIL", "REASON"}, rows);
+  return formatTextTable({"RANK", "SCORE", "TARGET", "PORT", "HOST", "NIC", "GPU", "RAIL", "REASON"}, rows);
 }
 
 std::string formatSuspectsJson(const std::vector<Suspect>& suspects) {

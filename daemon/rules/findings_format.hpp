@@ -15,4 +15,7 @@ std::string formatFindingsJson(const std::vector<Finding>& findings);
 std::string formatSuspectsTable(const std::vector<Suspect>& suspects);
 std::string formatSuspectsJson(const std::vector<Suspect>& suspects);
 
+// Columns padded to their widest cell, two spaces apart (the CLI's tables).
+std::string formatTextTable(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
+
 }  // namespace opticsd

@@ -164,6 +164,13 @@ void readRule(const YAML::Node& node, const std::string& file, const std::string
     spec->module_metric.reset();
     spec->lane_metric.reset();
   }
+  if (auto mode = r.optionalString("mode")) {
+    if (*mode == "shadow" || *mode == "live") {
+      spec->shadow = *mode == "shadow";
+    } else {
+      r.error("mode", "rule '" + name + "': mode must be live or shadow, got '" + *mode + "'");
+    }
+  }
   readPatch(r, spec->base);
   std::vector<RuleOverride> added;
   if (auto list = r.raw("overrides")) {

@@ -11,6 +11,7 @@
 //         metric: pre_fec_ber_ratio
 //         warn_above: 1e-12
 //         crit_above: 1e-9
+//         mode: live            # or shadow: evaluated and recorded, but no suspect score and no alert
 //         overrides:            # applied in order where `match` holds; later ones win
 //           - match: {modulation: pam4}
 //             warn_above: 2.4e-6
@@ -111,6 +112,10 @@ struct RuleSpec {
   std::optional<LaneMetric> lane_metric;
   RuleParamsPatch base;
   std::vector<RuleOverride> overrides;
+  // `mode: shadow`: findings are raised, recorded and exported (mode="shadow")
+  // like any other, but count for no suspect score and page no one, so a new
+  // rule or level is trialled on the whole fleet before it goes live.
+  bool shadow = false;
 };
 
 struct PortGroup {

@@ -82,11 +82,12 @@ std::string detailOf(const ResolvedRule& r, const Outcome& o, const ModuleRuleSt
   return detail ? detail(o, st) : describe(o);
 }
 
-// A finding of a type that means the link bounces (flapping) is active.
+// A live finding of a type that means the link bounces (flapping) is active
+// (a shadow rule changes nothing the live rules do).
 bool bouncingActive(const ModuleRuleState& st, const RuleProfile& prof) {
   for (const auto& a : st.active) {
     const ResolvedRule* r = prof.ruleOfSlot(a.slot);
-    if (r && r->spec->type->means_bouncing) return true;
+    if (r && r->spec->type->means_bouncing && !r->spec->shadow) return true;
   }
   return false;
 }
@@ -188,6 +189,7 @@ void RulesEngine::Impl::adopt(ModuleRuleState& st) {
     const bool duplicate =
         std::any_of(st.active.begin(), st.active.end(), [&](const auto& a) { return a.slot == slot; });
     if (duplicate) continue;
+    f.shadow = rule->spec->shadow;  // the mode in force now: a rule made live pages from here on
     Hysteresis h = st.slots.get(slot);
     h.active = f.severity;
     h.breach = static_cast<std::uint8_t>(rule->p.raise_after);
@@ -258,8 +260,10 @@ void RulesEngine::Impl::raise(ModuleRuleState& st, const ResolvedRule& r, std::u
   f.start_ms = now;
   if (o.has_value) f.value = o.value;
   f.detail = detailOf(r, o, st);
-  spdlog::warn("finding raised target={} port={} lane={} rule={} severity={} detail={}", logValue(f.target),
-               logValue(f.port), f.lane, logValue(f.rule), toString(f.severity), logValue(f.detail));
+  f.shadow = r.spec->shadow;
+  spdlog::warn("finding raised target={} port={} lane={} rule={} severity={} mode={} detail={}", logValue(f.target),
+               logValue(f.port), f.lane, logValue(f.rule), toString(f.severity), f.shadow ? "shadow" : "live",
+               logValue(f.detail));
   if (sink) sink->record(f);
   st.active.push_back(ActiveFinding{slot, 0, std::move(f)});
 }
@@ -277,8 +281,10 @@ void RulesEngine::Impl::clear(ModuleRuleState& st, std::size_t i, std::int64_t n
 void RulesEngine::Impl::update(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o,
                                std::int64_t now, bool& dirty) {
   Hysteresis h = st.slots.get(slot);
+  const bool was_breaching = h.breach > 0;
   updateSlot(st, r, slot, h, o, now, dirty);
   st.slots.set(slot, h);
+  if (sink && was_breaching != (o.severity != Severity::kNone)) sink->keepRows(st.target(), st.port);
 }
 
 // N consecutive breaching polls raise (raise_after), M consecutive clean
@@ -458,7 +464,7 @@ void RulesEngine::Impl::publish(const std::string& target, TargetState& ts, Rule
     }
     v->ports.push_back(std::move(row));
     for (const auto& a : m->active) {
-      v->findings.push_back({a.finding.port, a.finding.lane, a.finding.rule, a.finding.severity});
+      v->findings.push_back({a.finding.port, a.finding.lane, a.finding.rule, a.finding.severity, a.finding.shadow});
     }
     if (m->score > 0) {
       Suspect s;

@@ -70,6 +70,7 @@ std::vector<prometheus::MetricFamily> RulesView::render(const Views& targets) {
       if (f.lane > 0) labels.push_back({"lane", std::to_string(f.lane)});
       labels.push_back({"rule", sanitizeLabelValue(f.rule)});
       labels.push_back({"severity", std::string(toString(f.severity))});
+      if (f.shadow) labels.push_back({"mode", "shadow"});  // live series keep their labels as they were
       findings.metric.push_back(gauge(std::move(labels), 1));
     }
     for (const auto& p : view->ports) {

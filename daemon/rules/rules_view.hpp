@@ -2,7 +2,8 @@
 // What the rules engine publishes for /metrics, per target, and the
 // Collectable that renders it:
 //
-//   opticsd_finding{target,port,[lane,]rule,severity} 1     while a finding is active
+//   opticsd_finding{target,port,[lane,]rule,severity[,mode="shadow"]} 1   while a finding is active
+//       (mode="shadow" only for a rule on trial, which the shipped alerts leave out)
 //   opticsd_straggler_suspect_score{target,port}            0..1 for every evaluated module
 //   opticsd_pre_fec_ber_threshold_ratio{target,port,severity}  the pre-FEC BER levels in force
 //   opticsd_port_topology_info{target,port,host,nic,gpu,rail,peer_target,peer_port} 1
@@ -36,6 +37,7 @@ struct TargetRulesView {
     int lane = 0;
     std::string rule;
     Severity severity = Severity::kWarning;
+    bool shadow = false;
   };
   struct PortRow {
     std::string port;

@@ -60,6 +60,7 @@ void scoreModule(ModuleRuleState& st, const RuleProfile& prof, const Aggregates&
   }
   for (auto& a : st.active) {
     ++a.polls;
+    if (a.finding.shadow) continue;  // a rule on trial: recorded, never evidence
     const ResolvedRule* rule = prof.ruleOfSlot(a.slot);
     const double certainty = 0.6 + 0.4 * std::min(1.0, a.polls / 5.0);
     if (offer(closenessOf(rule, a.finding.severity == Severity::kCritical), certainty)) {

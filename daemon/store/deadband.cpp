@@ -10,8 +10,12 @@ bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// Counters move every poll; only a link-down count is a state change.
-bool ignored(std::string_view key) { return endsWith(key, "_total") && key != "link_down_events_total"; }
+// Counters move every poll; a link-down count and an uncorrectable codeword
+// count only on an event (a lost frame), which is a state change: stored as it
+// happens, so a replay of history sees each one at its poll (daemon/backtest).
+bool ignored(std::string_view key) {
+  return endsWith(key, "_total") && key != "link_down_events_total" && key != "fec_uncorrectable_blocks_total";
+}
 
 bool moved(std::string_view key, const ValueCodec& codec, std::int64_t kept, std::int64_t now,
            const DeadbandOptions& o) {

@@ -4,7 +4,8 @@
 // stored row, when a state changed (presence, link, a lane flag, data path
 // state, a link-down count), and at a heartbeat otherwise. DOM values of a
 // healthy module sit within a few register steps for hours, so most polls
-// store nothing. FEC counters never trigger a row (they move every poll);
+// store nothing. FEC counters never trigger a row (they move every poll),
+// but for uncorrectable codewords, which count only lost frames;
 // their value is in every row that is kept.
 //
 // Tolerances by the unit in the key (DeadbandOptions in store_options.hpp;

@@ -1,7 +1,8 @@
 #pragma once
 // What the rules engine hands the history writer besides poll cycles (through
 // FindingSink): a finding raised, changed or cleared, a target's suspects
-// replaced, a module's bias baseline learned. Plain value types.
+// replaced, a module's bias baseline learned, a poll whose verdicts turned.
+// Plain value types.
 
 #include <string>
 #include <variant>
@@ -18,6 +19,12 @@ struct SuspectsUpdate {
   std::vector<Suspect> suspects;
 };
 
-using FindingEvent = std::variant<Finding, SuspectsUpdate, BiasBaseline>;
+// A rule's verdict on a module turned at its latest poll: keep the rows around it.
+struct RowsToKeep {
+  std::string target;
+  std::string port;
+};
+
+using FindingEvent = std::variant<Finding, SuspectsUpdate, BiasBaseline, RowsToKeep>;
 
 }  // namespace opticsd

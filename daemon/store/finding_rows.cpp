@@ -61,6 +61,8 @@ Result<void> FindingRows::write(SqliteDb& db, const FindingEvent& event) {
           return writeFinding(db, e);
         } else if constexpr (std::is_same_v<T, SuspectsUpdate>) {
           return writeSuspects(db, e);
+        } else if constexpr (std::is_same_v<T, RowsToKeep>) {
+          return Result<void>{};  // module_history rows only (SampleRows::keepAroundFinding)
         } else {
           return writeBaseline(db, e);
         }

@@ -97,6 +97,10 @@ void SqliteStore::record(const Finding& finding) { enqueueEvent(finding); }
 
 void SqliteStore::recordBaseline(const BiasBaseline& baseline) { enqueueEvent(baseline); }
 
+void SqliteStore::keepRows(const std::string& target, const std::string& port) {
+  enqueueEvent(RowsToKeep{target, port});
+}
+
 void SqliteStore::replaceSuspects(const std::string& target, std::vector<Suspect> suspects) {
   {
     std::lock_guard lock(mutex_);
@@ -276,8 +280,12 @@ Result<void> SqliteStore::writeBatch() {
     }
   }
   for (const FindingEvent& event : batch_events_) {
-    if (const auto* f = std::get_if<Finding>(&event)) {
-      if (auto ok = c.samples->keepAroundFinding(c.db, f->target, f->port); !ok) {
+    const auto* f = std::get_if<Finding>(&event);
+    const auto* k = std::get_if<RowsToKeep>(&event);
+    if (f != nullptr || k != nullptr) {
+      const std::string& target = f ? f->target : k->target;
+      const std::string& port = f ? f->port : k->port;
+      if (auto ok = c.samples->keepAroundFinding(c.db, target, port); !ok) {
         c.noteError();
         return failed(ok);
       }

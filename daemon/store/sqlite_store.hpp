@@ -75,6 +75,7 @@ class SqliteStore : public FindingSink {
   void record(const Finding& finding) override;
   void replaceSuspects(const std::string& target, std::vector<Suspect> suspects) override;
   void recordBaseline(const BiasBaseline& baseline) override;
+  void keepRows(const std::string& target, const std::string& port) override;
   // The baselines the file held when the store first opened it (once; later
   // calls get none). Empty when the first open failed.
   std::vector<BiasBaseline> takeStoredBaselines() override;

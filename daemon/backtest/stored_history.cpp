@@ -1,0 +1,328 @@
+#include "daemon/backtest/stored_history.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+
+#include "daemon/store/finding_rows.hpp"
+#include "daemon/store/findings_history.hpp"
+#include "daemon/store/legacy_history.hpp"
+#include "daemon/store/schema.hpp"
+#include "drivers/measurement.hpp"
+
+namespace opticsd {
+namespace {
+
+// Rows are gathered a slice of time at a time over every module, through the
+// primary key, and sorted: a fleet's month never sits in memory at once.
+constexpr std::int64_t kSliceMs = 6 * 3600 * 1000;
+
+template <typename Enum>
+Enum enumFromText(std::string_view text, std::initializer_list<Enum> values) {
+  for (Enum v : values) {
+    if (toString(v) == text) return v;
+  }
+  return Enum{};
+}
+
+std::string_view blobOf(const SqliteStatement& st, int column) {
+  const void* data = sqlite3_column_blob(st.get(), column);
+  const int size = sqlite3_column_bytes(st.get(), column);
+  return data == nullptr ? std::string_view() : std::string_view(static_cast<const char*>(data), size);
+}
+
+// A copy of an older file, migrated and converted to the current layout.
+Result<std::filesystem::path> migrateIntoCopy(SqliteDb& source, const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto copy = std::filesystem::temp_directory_path(ec) /
+                    ("opticsd-backtest-" + std::to_string(::getpid()) + "-" + path.filename().string());
+  std::filesystem::remove(copy, ec);
+  auto st = source.prepare("VACUUM INTO ?1");
+  if (!st) return tl::unexpected(st.error());
+  st->bind(1, std::string_view(copy.string()));
+  if (st->step() != SQLITE_DONE) return fail(source.error("copying " + path.string() + " to migrate it"));
+  auto db = SqliteDb::open(copy.string(), SQLITE_OPEN_READWRITE);
+  if (!db) return tl::unexpected(db.error());
+  if (auto v = migrate(*db); !v) return tl::unexpected(v.error());
+  auto codes = MetricCodes::load(*db, true);
+  if (!codes) return tl::unexpected(codes.error());
+  if (auto n = convertLegacyHistory(*db, *codes, [](std::string_view) {}); !n) return tl::unexpected(n.error());
+  return copy;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StoredHistory>> StoredHistory::open(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return fail("history database " + path.string() + " does not exist");
+  auto db = SqliteDb::open(path.string(), SQLITE_OPEN_READONLY);
+  if (!db) return tl::unexpected(db.error());
+  sqlite3_busy_timeout(db->get(), 5000);
+  auto version = readSchemaVersion(*db);
+  if (!version) return fail(path.string() + " is not a readable opticsd history database: " + version.error().message);
+  if (*version == 0) return fail(path.string() + " is not an opticsd history database (no schema_version table)");
+  if (*version > latestSchemaVersion()) {
+    return fail(path.string() + " has schema version " + std::to_string(*version) +
+                ", newer than this opticsd knows (" + std::to_string(latestSchemaVersion()) + ")");
+  }
+  std::unique_ptr<StoredHistory> h(new StoredHistory());
+  h->schema_version_ = *version;
+  h->path_ = path;
+  if (*version < latestSchemaVersion()) {
+    auto copy = migrateIntoCopy(*db, path);
+    if (!copy) return fail("migrating a copy of " + path.string() + ": " + copy.error().message);
+    h->copy_ = *copy;
+    h->path_ = *copy;
+    db = SqliteDb::open(copy->string(), SQLITE_OPEN_READONLY);
+    if (!db) return tl::unexpected(db.error());
+  }
+  h->db_ = std::move(*db);
+  if (auto ok = h->load(); !ok) return tl::unexpected(ok.error());
+  return h;
+}
+
+StoredHistory::~StoredHistory() {
+  db_ = SqliteDb();
+  if (!copy_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(copy_, ec);
+  }
+}
+
+Result<void> StoredHistory::load() {
+  auto codes = MetricCodes::load(db_, false);
+  if (!codes) return tl::unexpected(codes.error());
+  {
+    auto st = db_.prepare("SELECT max(code) FROM metric_codes");
+    if (!st) return tl::unexpected(st.error());
+    const std::int64_t max_code = st->step() == SQLITE_ROW ? st->columnInt(0).value_or(0) : 0;
+    slots_.assign(static_cast<std::size_t>(max_code) + 1, Slot{});
+  }
+  for (std::uint32_t code = 1; code < slots_.size(); ++code) {
+    const std::string_view key = codes->key(code);
+    Slot& s = slots_[code];
+    s.codec = codes->codec(code);
+    for (std::size_t i = 0; i < kModuleMetricCount; ++i) {
+      if (kModuleMetricInfo[i].key == key) s.module_metric = static_cast<ModuleMetric>(i);
+    }
+    for (std::size_t i = 0; i < kLaneMetricCount; ++i) {
+      if (kLaneMetricInfo[i].key == key) s.lane_metric = static_cast<LaneMetric>(i);
+    }
+    if (s.module_metric || s.lane_metric) s.kind = Slot::kMetric;
+    for (std::size_t i = 0; i < kLaneFlagInfo.size(); ++i) {
+      if (kLaneFlagInfo[i].key == key) {
+        s.kind = Slot::kLaneFlag;
+        s.flag = i;
+      }
+    }
+    static constexpr std::array<std::pair<std::string_view, Slot::Kind>, 8> kColumns{{
+        {"present", Slot::kPresent},
+        {"data_path_state", Slot::kDataPathState},
+        {"fec_corrected_blocks_total", Slot::kCorrectedBlocks},
+        {"fec_uncorrectable_blocks_total", Slot::kUncorrectable},
+        {"fec_corrected_bits_total", Slot::kCorrectedBits},
+        {"link_up", Slot::kLinkUp},
+        {"link_down_events_total", Slot::kLinkDownEvents},
+        {"link_speed_gbps", Slot::kLinkSpeed},
+    }};
+    for (const auto& [name, kind] : kColumns) {
+      if (name == key) s.kind = kind;
+    }
+  }
+  auto mods = db_.prepare("SELECT id, target, port FROM modules ORDER BY id");
+  if (!mods) return tl::unexpected(mods.error());
+  while (mods->step() == SQLITE_ROW) {
+    modules_.push_back({mods->columnInt(0).value_or(0), mods->columnText(1), mods->columnText(2)});
+  }
+  identities_.resize(modules_.size());
+  auto ids = db_.prepare("SELECT module_id, first_seen_ms, " + identityColumns() +
+                         " FROM module_identities ORDER BY module_id, first_seen_ms");
+  if (!ids) return tl::unexpected(ids.error());
+  while (ids->step() == SQLITE_ROW) {
+    const auto id = ids->columnInt(0).value_or(0);
+    const auto it = std::lower_bound(modules_.begin(), modules_.end(), id,
+                                     [](const StoredModule& m, std::int64_t v) { return m.id < v; });
+    if (it == modules_.end() || it->id != id) continue;
+    Identity identity;
+    identity.first_seen_ms = ids->columnInt(1).value_or(0);
+    ModuleIdentity& m = identity.identity.mutate();
+    int col = 2;
+    for (const auto& field : kIdentityTextInfo) {
+      const std::string text = ids->columnText(col++);
+      if (field.key == "family") {
+        m.family = enumFromText(text, {ModuleFamily::kSff8472, ModuleFamily::kSff8636, ModuleFamily::kCmis});
+      } else if (field.key == "modulation") {
+        m.modulation = enumFromText(text, {Modulation::kNrz, Modulation::kPam4});
+      } else if (field.key == "form_factor") {
+        m.form_factor = text;
+      } else if (field.key == "media") {
+        m.media = text;
+      } else if (field.key == "vendor") {
+        m.vendor = text;
+      } else if (field.key == "part_number") {
+        m.part_number = text;
+      } else if (field.key == "serial") {
+        m.serial = text;
+      }
+    }
+    for (const auto& field : kIdentityNumberInfo) m.*field.member = ids->columnDouble(col++);
+    identities_[static_cast<std::size_t>(it - modules_.begin())].push_back(std::move(identity));
+  }
+  auto span = db_.prepare("SELECT min(ts_ms), max(ts_ms) FROM module_history");
+  if (!span) return tl::unexpected(span.error());
+  if (span->step() == SQLITE_ROW && span->columnInt(0)) {
+    span_ = std::pair{*span->columnInt(0), span->columnInt(1).value_or(0)};
+  }
+  return {};
+}
+
+const CopyOnWrite<ModuleIdentity>* StoredHistory::identityAt(std::uint32_t module, std::int64_t ts) const {
+  const auto& list = identities_[module];
+  if (list.empty()) return nullptr;
+  auto it = std::upper_bound(list.begin(), list.end(), ts,
+                             [](std::int64_t t, const Identity& i) { return t < i.first_seen_ms; });
+  return it == list.begin() ? &list.front().identity : &std::prev(it)->identity;
+}
+
+void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& s) const {
+  // Reset what the previous row left, keeping the buffers.
+  s.target = modules_[module].target;
+  s.port = modules_[module].port;
+  s.timestamp_ms = ts;
+  s.module_present = true;
+  s.module = ModuleValues{};
+  s.lanes.clear();
+  s.fec = FecCounters{};
+  s.link = LinkState{};
+  s.issues.clear();
+  s.shared_thresholds = CopyOnWrite<ModuleThresholds>{};
+  s.module_flags = {};
+  if (const auto* id = identityAt(module, ts)) {
+    s.shared_identity = *id;
+  } else {
+    s.shared_identity = CopyOnWrite<ModuleIdentity>{};
+  }
+  std::array<int, 65> lane_at{};
+  lane_at.fill(-1);
+  const auto lane = [&](int n) -> Lane& {
+    if (lane_at[static_cast<std::size_t>(n)] < 0) {
+      lane_at[static_cast<std::size_t>(n)] = static_cast<int>(s.lanes.size());
+      s.lanes.emplace_back();
+      s.lanes.back().number = static_cast<std::uint16_t>(n);
+    }
+    return s.lanes[static_cast<std::size_t>(lane_at[static_cast<std::size_t>(n)])];
+  };
+  for (const PackedValue& v : values) {
+    if (v.code >= slots_.size()) continue;  // a key of a newer opticsd
+    const Slot& slot = slots_[v.code];
+    const double value = slot.codec.decode(v.stored);
+    const auto count = [&] { return static_cast<std::uint64_t>(std::max<std::int64_t>(0, v.stored)); };
+    switch (slot.kind) {
+      case Slot::kUnknown:
+        break;
+      case Slot::kPresent:
+        s.module_present = v.stored != 0;
+        break;
+      case Slot::kMetric:
+        if (v.lane == 0 && slot.module_metric) {
+          s.module.set(*slot.module_metric, value);
+        } else if (v.lane > 0 && slot.lane_metric) {
+          lane(v.lane).values.set(*slot.lane_metric, value);
+        }
+        break;
+      case Slot::kLaneFlag:
+        if (v.lane > 0) lane(v.lane).status.*kLaneFlagInfo[slot.flag].member = v.stored != 0;
+        break;
+      case Slot::kDataPathState:
+        if (v.lane > 0) lane(v.lane).status.data_path_state = static_cast<std::uint8_t>(v.stored);
+        break;
+      case Slot::kCorrectedBlocks:
+        s.fec.corrected_blocks_total = count();
+        break;
+      case Slot::kUncorrectable:
+        s.fec.uncorrectable_blocks_total = count();
+        break;
+      case Slot::kCorrectedBits:
+        s.fec.corrected_bits_total = count();
+        break;
+      case Slot::kLinkUp:
+        s.link.up = v.stored != 0;
+        break;
+      case Slot::kLinkDownEvents:
+        s.link.down_events_total = count();
+        break;
+      case Slot::kLinkSpeed:
+        s.link.speed_gbps = value;
+        break;
+    }
+  }
+  std::sort(s.lanes.begin(), s.lanes.end(), [](const Lane& a, const Lane& b) { return a.number < b.number; });
+}
+
+Result<void> StoredHistory::forEachRow(std::int64_t since_ms, std::int64_t until_ms,
+                                       const std::function<void(StoredRow&)>& visit) {
+  if (!span_) return {};
+  auto st = db_.prepare(
+      "SELECT ts_ms, kind, data FROM module_history WHERE module_id = ?1 AND ts_ms >= ?2 AND ts_ms < ?3 "
+      "ORDER BY ts_ms");
+  if (!st) return tl::unexpected(st.error());
+  struct Raw {
+    std::int64_t ts;
+    std::uint32_t module;
+    std::uint8_t kind;
+    std::size_t offset, size;  // in `blobs`
+  };
+  std::vector<Raw> slice;
+  std::string blobs;  // every row's data of the slice, end to end
+  StoredRow row;
+  const std::int64_t from = std::max(since_ms, span_->first);
+  const std::int64_t to = std::min(until_ms, span_->second + 1);
+  for (std::int64_t start = from; start < to; start += kSliceMs) {
+    const std::int64_t end = std::min(to, start + kSliceMs);
+    slice.clear();
+    blobs.clear();
+    for (std::uint32_t m = 0; m < modules_.size(); ++m) {
+      st->bind(1, std::optional<std::int64_t>(modules_[m].id));
+      st->bind(2, std::optional<std::int64_t>(start));
+      st->bind(3, std::optional<std::int64_t>(end));
+      int rc = SQLITE_ROW;
+      while ((rc = st->step()) == SQLITE_ROW) {
+        const std::string_view blob = blobOf(*st, 2);
+        slice.push_back({st->columnInt(0).value_or(0), m, static_cast<std::uint8_t>(st->columnInt(1).value_or(0)),
+                         blobs.size(), blob.size()});
+        blobs.append(blob);
+      }
+      st->reset();
+      if (rc != SQLITE_DONE) return fail(db_.error("reading module_history"));
+    }
+    std::sort(slice.begin(), slice.end(),
+              [](const Raw& a, const Raw& b) { return a.ts != b.ts ? a.ts < b.ts : a.module < b.module; });
+    for (const Raw& raw : slice) {
+      auto values = unpack(std::string_view(blobs).substr(raw.offset, raw.size));
+      if (!values) {
+        return fail("module_history row of " + modules_[raw.module].target + " " + modules_[raw.module].port + " at " +
+                    std::to_string(raw.ts) + ": " + values.error().message);
+      }
+      row.module = raw.module;
+      row.kind = static_cast<RowKind>(raw.kind);
+      row.poll.resize(1);
+      rebuild(raw.module, raw.ts, *values, row.sample());
+      visit(row);
+    }
+  }
+  return {};
+}
+
+Result<std::vector<Finding>> StoredHistory::recordedFindings(std::int64_t since_ms, std::int64_t until_ms) {
+  FindingsFilter filter;
+  filter.since_ms = since_ms;
+  auto all = loadFindings(path_, filter);
+  if (!all) return tl::unexpected(all.error());
+  std::erase_if(*all, [&](const Finding& f) { return f.start_ms < since_ms || f.start_ms >= until_ms; });
+  return all;
+}
+
+Result<std::vector<BiasBaseline>> StoredHistory::baselines() { return readBiasBaselines(db_); }
+
+}  // namespace opticsd

@@ -1,0 +1,95 @@
+// History files the backtest must take as they come: empty, of an older
+// schema (migrated in a copy, the file untouched), not history at all.
+#include <gtest/gtest.h>
+
+#include "daemon/backtest/backtest.hpp"
+#include "daemon/store/schema.hpp"
+#include "daemon/store/sqlite_store.hpp"
+#include "tests/unit/backtest/sim_fleet_history.hpp"
+
+namespace opticsd {
+namespace {
+
+TEST(BacktestHistoryFiles, AnEmptyHistoryReportsNothingToReplay) {
+  test::TempFile db("empty.db");
+  {
+    StoreOptions o;
+    o.path = db.path();
+    auto store = SqliteStore::open(o);
+    ASSERT_TRUE(store) << store.error().message;
+  }
+  BacktestOptions o;
+  o.db = db.path();
+  o.running = defaultRuleSet();
+  auto r = runBacktest(o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->rows, 0u);
+  EXPECT_TRUE(r->events.empty());
+  EXPECT_EQ(r->agreement.recorded, 0u);
+  ASSERT_FALSE(r->notes.empty());
+  EXPECT_NE(r->notes.back().find("no stored rows"), std::string::npos) << r->notes.back();
+}
+
+TEST(BacktestHistoryFiles, AMissingOrForeignFileIsAClearError) {
+  BacktestOptions o;
+  o.db = "/nonexistent/history.db";
+  o.running = defaultRuleSet();
+  auto r = runBacktest(o);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("does not exist"), std::string::npos) << r.error().message;
+
+  test::TempFile other("other.db");
+  {
+    auto db = SqliteDb::open(other.path().string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(db->exec("CREATE TABLE t (x INTEGER)"));
+  }
+  o.db = other.path();
+  r = runBacktest(o);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("not an opticsd history database"), std::string::npos) << r.error().message;
+}
+
+// Schema 5 kept rows in columns (module_samples, lane_samples): a lane that
+// goes dark there is an event in the backtest, read from a migrated copy.
+TEST(BacktestHistoryFiles, AnOlderSchemaIsReadThroughAMigratedCopy) {
+  test::TempFile db("schema5.db");
+  const auto all = embeddedMigrations();
+  {
+    auto sql = SqliteDb::open(db.path().string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    ASSERT_TRUE(sql);
+    auto v = migrate(*sql, all.subspan(0, 5));
+    ASSERT_TRUE(v) << v.error().message;
+    std::string rows = "INSERT INTO modules (id, target, port) VALUES (1, 'leaf', 'Ethernet1');";
+    for (int i = 0; i < 6; ++i) {
+      const std::string ts = std::to_string(1'000'000 + i * 30'000);
+      const std::string lane2 = i < 3 ? "-3.0, 0" : "-40, 1";  // lane 2 dark from the fourth poll
+      rows += "INSERT INTO module_samples (module_id, ts_ms, present, temperature_celsius, link_up) VALUES (1, " + ts +
+              ", 1, 40, 1);";
+      rows += "INSERT INTO lane_samples (module_id, lane, ts_ms, rx_power_dbm, rx_los) VALUES (1, 1, " + ts +
+              ", -3.0, 0), (1, 2, " + ts + ", " + lane2 + ");";
+    }
+    ASSERT_TRUE(sql->exec(rows));
+  }
+  BacktestOptions o;
+  o.db = db.path();
+  o.running = defaultRuleSet();
+  auto r = runBacktest(o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->schema_version, 5);
+  EXPECT_TRUE(r->migrated_copy);
+  EXPECT_EQ(r->rows, 6u);
+  ASSERT_FALSE(r->events.empty());
+  EXPECT_EQ(r->events.front().event.kind, EventKind::kLossOfSignal);
+  EXPECT_EQ(r->events.front().event.lane, 2);
+  EXPECT_EQ(r->events.front().event.time_ms, 1'000'000 + 3 * 30'000);
+  // The file itself is still schema 5.
+  auto sql = SqliteDb::open(db.path().string(), SQLITE_OPEN_READONLY);
+  ASSERT_TRUE(sql);
+  auto version = readSchemaVersion(*sql);
+  ASSERT_TRUE(version);
+  EXPECT_EQ(*version, 5);
+}
+
+}  // namespace
+}  // namespace opticsd
