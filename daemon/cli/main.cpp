@@ -6,6 +6,7 @@
 #include "daemon/cli/check_config_command.hpp"
 #include "daemon/cli/command.hpp"
 #include "daemon/cli/decode_command.hpp"
+#include "daemon/cli/explain_command.hpp"
 #include "daemon/cli/findings_command.hpp"
 #include "daemon/cli/history_command.hpp"
 #include "daemon/cli/poll_once_command.hpp"
@@ -19,7 +20,7 @@ namespace opticsd::cli {
 // One row per subcommand.
 constexpr CommandRegistrar kCommands[] = {
     &addRunCommand,      &addCheckConfigCommand, &addPollOnceCommand, &addHistoryCommand,
-    &addFindingsCommand, &addSuspectsCommand,    &addDecodeCommand,
+    &addFindingsCommand, &addSuspectsCommand,    &addDecodeCommand,   &addExplainCommand,
 #if OPTICSD_WITH_CAPTURE
     &addCaptureCommand,
 #endif
