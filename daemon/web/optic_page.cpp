@@ -1,5 +1,6 @@
 #include "daemon/web/optic_page.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "daemon/web/html_escape.hpp"
@@ -314,7 +315,10 @@ std::string renderOpticPage(const OpticStory& s) {
         "<p class=\"note\" id=\"history-state\">History may be incomplete: " + htmlEscape(s.history_warning) + "</p>";
   }
   if (!s.findings.empty()) {
-    const auto& top = s.findings.front();
+    // The module's own alarm flag says less than the finding naming the value: lead with that one.
+    const auto& top = *std::find_if(s.findings.begin(), s.findings.end(), [&](const FindingStory& f) {
+      return f.finding.rule != "module_alarm" || &f == &s.findings.back();
+    });
     out += "<div class=\"action\" id=\"top-action\"><strong>Next: ";
     appendEscaped(out, top.action.step);
     out += "</strong>for " + htmlEscape(top.finding.rule) + (top.finding.active() ? "" : " (cleared)") + "</div>";

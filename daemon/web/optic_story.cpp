@@ -215,11 +215,15 @@ Measured measure(const Reading& value, const std::optional<Thresholds>& threshol
   } else {
     m.state = "ok";
   }
-  // The nearer warning bound (or alarm bound where no warning is given).
-  const Reading high = t.high_warning ? t.high_warning : t.high_alarm;
-  const Reading low = t.low_warning ? t.low_warning : t.low_alarm;
-  const char* high_name = t.high_warning ? "high warning" : "high alarm";
-  const char* low_name = t.low_warning ? "low warning" : "low alarm";
+  // The nearer warning bound (or alarm bound where no warning is given); past
+  // an alarm, how far past it.
+  const bool alarm = m.state == "alarm";
+  const bool use_high_alarm = t.high_alarm && (!t.high_warning || (alarm && v >= *t.high_alarm));
+  const bool use_low_alarm = t.low_alarm && (!t.low_warning || (alarm && v <= *t.low_alarm));
+  const Reading high = use_high_alarm ? t.high_alarm : t.high_warning;
+  const Reading low = use_low_alarm ? t.low_alarm : t.low_warning;
+  const char* high_name = use_high_alarm ? "high alarm" : "high warning";
+  const char* low_name = use_low_alarm ? "low alarm" : "low warning";
   std::optional<double> to_high = high ? std::optional<double>(*high - v) : std::nullopt;
   std::optional<double> to_low = low ? std::optional<double>(v - *low) : std::nullopt;
   const bool use_low = to_low && (!to_high || *to_low < *to_high);

@@ -172,6 +172,8 @@ assert p.far == "/optic?target=gpu-node-2&port=eth1", "the far end is not linked
 PY
 grep -q 'Next: ' "$WORK/optic.html" || fail "no suggested next action"
 browse optic-phone "$ORIGIN/optic?target=leaf-2&port=Ethernet2&range=1h" 390,2400
+# The whole page over the last hour, plots included (the README's screenshot is one of these).
+browse optic-1h "$ORIGIN/optic?target=leaf-2&port=Ethernet2&range=1h" 1280,4400
 browse triage "$ORIGIN/triage?host=gpu-node-2,gpu-node-3"
 grep -q 'leaf-2 Ethernet2' "$WORK/triage.html" || fail "triage does not list the optic behind gpu-node-2"
 

@@ -56,6 +56,18 @@ TEST(OpticStory, LanesAgainstTheModulesOwnThresholdsWithMargin) {
   EXPECT_DOUBLE_EQ(story->score, 0.81);
 }
 
+TEST(OpticStory, PastAnAlarmTheMarginIsToTheAlarm) {
+  Thresholds t;
+  t.low_alarm = -13.0;
+  t.low_warning = -10.0;
+  t.high_warning = 4.0;
+  const auto m = measure(Reading(-13.5), t, "dB");
+  EXPECT_EQ(m.state, "alarm");
+  EXPECT_EQ(m.margin_text, "0.50 dB below the low alarm");
+  EXPECT_EQ(measure(Reading(3.0), t, "dB").margin_text, "1.00 dB below the high warning");
+  EXPECT_TRUE(measure(Reading(), t, "dB").state.empty());
+}
+
 TEST(OpticStory, HistoryFindingsActionsAndFarEnd) {
   const auto d = degradingFleet();
   auto story = buildOpticStory(d, {"leaf-2", "Ethernet12", "24h"});
