@@ -7,6 +7,7 @@
 #include "daemon/cli/check_config_command.hpp"
 #include "daemon/cli/command.hpp"
 #include "daemon/cli/decode_command.hpp"
+#include "daemon/cli/explain_command.hpp"
 #include "daemon/cli/findings_command.hpp"
 #include "daemon/cli/history_command.hpp"
 #include "daemon/cli/poll_once_command.hpp"
@@ -21,6 +22,7 @@ namespace opticsd::cli {
 constexpr CommandRegistrar kCommands[] = {
     &addRunCommand,      &addCheckConfigCommand, &addPollOnceCommand, &addHistoryCommand,
     &addFindingsCommand, &addSuspectsCommand,    &addDecodeCommand,   &addBacktestCommand,
+    &addExplainCommand,
 #if OPTICSD_WITH_CAPTURE
     &addCaptureCommand,
 #endif

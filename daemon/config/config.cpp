@@ -47,6 +47,23 @@ void readConnectionLimits(OptionReader& r, ListenConfig& out) {
   }
 }
 
+// listen.external_url: an absolute http(s) URL without query or fragment;
+// a trailing slash is dropped so links join as URL + "/optic?...".
+void readExternalUrl(OptionReader& r, ListenConfig& out) {
+  auto v = r.optionalString("external_url");
+  if (!v) return;
+  std::string url = *v;
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  const bool scheme = url.starts_with("http://") || url.starts_with("https://");
+  const auto host_at = url.find("://") + 3;
+  if (!scheme || url.size() <= host_at || url.find_first_of("?# \t\r\n\"<>") != std::string::npos) {
+    r.error("external_url",
+            "expected an http:// or https:// URL without query or fragment, like https://optics.example.net");
+    return;
+  }
+  out.external_url = std::move(url);
+}
+
 void readListen(OptionReader r, ListenConfig& out) {
   if (auto v = r.optionalString("address")) {
     auto address = normalizeListenAddress(*v);
@@ -67,6 +84,7 @@ void readListen(OptionReader r, ListenConfig& out) {
     r.error("", "tls_cert_file and tls_key_file go together");
   }
   readConnectionLimits(r, out);
+  readExternalUrl(r, out);
   // The files run would read when it starts serving, checked now.
   if (!out.basic_auth_user.empty() && !out.basic_auth_password_file.empty()) {
     if (auto problem = unreadableFileProblem(out.basic_auth_password_file))
@@ -293,6 +311,7 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   // Problems are rejected up front, naming the rule; the service and reload use these as parsed.
   config.rules = parseRules(top.raw("rules").value_or(YAML::Node()), source, errors.issues);
   config.topology = parseTopology(top.raw("topology").value_or(YAML::Node()), source, errors.issues);
+  config.instances = parseInstances(top.raw("instances").value_or(YAML::Node()), source, errors.issues);
   top.rejectUnknownKeys();
   if (config.targets.empty() && errors.issues.empty()) {
     top.error("targets", "no targets configured: add at least one under 'targets:'");

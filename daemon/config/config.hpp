@@ -19,6 +19,7 @@
 #include "daemon/rules/rule_config.hpp"
 #include "daemon/store/store_options.hpp"
 #include "daemon/topology/topology.hpp"
+#include "daemon/web/instances_config.hpp"
 #include "drivers/driver.hpp"
 #include "drivers/options/option_reader.hpp"
 #include "drivers/result.hpp"
@@ -31,6 +32,9 @@ struct ListenConfig {
   std::string basic_auth_password_file;
   std::string tls_cert_file;  // PEM chain; with tls_key_file, /metrics is served over HTTPS only
   std::string tls_key_file;
+  // Where people reach this instance's pages ("https://optics.example.net/a",
+  // no trailing slash), as Prometheus's --web.external-url: alert links use it.
+  std::string external_url;
   // Connection limits of the HTTP server (unset: its defaults; run sizes the
   // connection table to the open-file limit). See HttpServerOptions.
   std::optional<std::size_t> max_connections;
@@ -98,6 +102,7 @@ struct Config {
   std::optional<RemoteWriteConfig> remote_write;  // push every poll to a remote-write receiver
   RuleSet rules;                                  // `rules:` over the defaults, parsed once at load
   Topology topology;                              // `topology:`, parsed once at load
+  InstancesConfig instances;                      // `instances:`: far ends other opticsd instances serve
 
   std::vector<const TargetConfig*> targetsForThisShard() const;
 };

@@ -147,7 +147,7 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
       const auto mark = full.find('?');
       routed = site_->router(HttpRequest{target, mark == std::string_view::npos ? "" : full.substr(mark + 1),
                                          view(request[http::field::host]), view(request[http::field::accept_encoding]),
-                                         head});
+                                         view(request[http::field::accept]), head});
     } catch (const std::exception&) {
       return answer(http::status::internal_server_error, {}, false);
     }
@@ -177,6 +177,7 @@ class Connection : public ConnectionLimiter::Evictable, public std::enable_share
     std::string head = statusLine(http::status::ok);
     head += "Content-Type: " + routed.content_type + "\r\n";
     if (routed.gzip) head += "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n";
+    head += routed.headers;
     head += chunked ? "Transfer-Encoding: chunked\r\n" : "Connection: close\r\n";
     if (chunked && !keep_alive) head += "Connection: close\r\n";
     return head + "\r\n";

@@ -80,7 +80,8 @@ struct HttpRequest {
   std::string_view query;  // after '?', still percent-encoded; empty when none
   std::string_view host;   // the Host header, as the client reached us
   std::string_view accept_encoding;
-  bool head = false;  // HEAD: only the headers are sent, so a router may leave the body out
+  std::string_view accept;  // the Accept header (pages answer JSON for application/json)
+  bool head = false;        // HEAD: only the headers are sent, so a router may leave the body out
 };
 
 // A router's answer: 200 with a body, or another status without one.
@@ -88,7 +89,8 @@ struct HttpAnswer {
   unsigned status = 200;
   std::unique_ptr<HttpBodySource> body;  // produced while sent; for 200 only
   std::string content_type = "text/plain; version=0.0.4; charset=utf-8";
-  bool gzip = false;  // the body is gzip: sent with Content-Encoding: gzip
+  bool gzip = false;         // the body is gzip: sent with Content-Encoding: gzip
+  std::string headers = {};  // more header lines, each ending in CRLF (the pages' security policy)
 };
 using HttpRouter = std::function<HttpAnswer(const HttpRequest&)>;
 

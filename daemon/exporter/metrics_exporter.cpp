@@ -61,16 +61,25 @@ MetricsExporter::MetricsExporter(std::string_view version)
 MetricsExporter::~MetricsExporter() = default;
 
 Result<std::unique_ptr<MetricsExporter>> MetricsExporter::start(const ExporterOptions& options,
-                                                                std::string_view version) {
+                                                                std::string_view version,
+                                                                std::vector<std::string> page_paths) {
   if (options.listen.empty()) return fail("exporter: empty listen address");
   std::unique_ptr<MetricsExporter> exporter(new MetricsExporter(version));
   std::vector<std::string> paths{std::string(kMetricsPath), std::string(kThresholdsPath), std::string(kSelfPath),
                                  std::string(kDiscoveryPath)};
+  paths.insert(paths.end(), page_paths.begin(), page_paths.end());
+  exporter->page_paths_ = std::move(page_paths);
   auto server = HttpServer::start(options, std::move(paths),
                                   [e = exporter.get()](const HttpRequest& request) { return e->route(request); });
   if (!server) return fail("exporter: cannot serve metrics: " + server.error().message);
   exporter->server_ = std::move(*server);
   return exporter;
+}
+
+void MetricsExporter::setPages(HttpRouter pages) {
+  auto shared = std::make_shared<const HttpRouter>(std::move(pages));
+  std::lock_guard lock(config_mutex_);
+  pages_ = std::move(shared);
 }
 
 void MetricsExporter::registerCollectable(const std::weak_ptr<prometheus::Collectable>& collectable) {
@@ -349,6 +358,14 @@ HttpAnswer MetricsExporter::thresholds(std::optional<std::string> target, bool g
 }
 
 HttpAnswer MetricsExporter::route(const HttpRequest& request) {
+  if (std::find(page_paths_.begin(), page_paths_.end(), request.path) != page_paths_.end()) {
+    std::shared_ptr<const HttpRouter> pages;
+    {
+      std::lock_guard lock(config_mutex_);
+      pages = pages_;
+    }
+    return pages ? (*pages)(request) : status(kNotFound);
+  }
   const bool gzip = acceptsGzip(request.accept_encoding);
   auto target = queryParameter(request.query, "target");
   if (!target || (*target && (*target)->empty())) return status(kBadRequest);

@@ -20,6 +20,8 @@
 //   /metrics/thresholds[?target=NAME]  module-advertised thresholds (a slow job)
 //   /metrics/self              opticsd's own health, without the per-target series
 //   /sd                        Prometheus HTTP service discovery (service_discovery.hpp)
+//   page paths given at start   the operator's pages (daemon/web), answered by
+//                              the router set with setPages(); 404 until then
 //
 // Ownership: the exporter owns the HTTP server, the LatestSamples cache, the
 // self-metrics registry and the collectables list; the server is stopped
@@ -56,7 +58,11 @@ class MetricsExporter {
  public:
   // Binds and starts serving. A bad address or a port in use is an Error
   // naming the address, never an exception.
-  static Result<std::unique_ptr<MetricsExporter>> start(const ExporterOptions& options, std::string_view version);
+  static Result<std::unique_ptr<MetricsExporter>> start(const ExporterOptions& options, std::string_view version,
+                                                        std::vector<std::string> page_paths = {});
+
+  // Who answers the page paths (set once the pages' data sources exist).
+  void setPages(HttpRouter pages);
 
   ~MetricsExporter();
   MetricsExporter(const MetricsExporter&) = delete;
@@ -113,6 +119,8 @@ class MetricsExporter {
   mutable std::mutex config_mutex_;
   std::shared_ptr<const ExportPolicy> policy_;
   std::vector<ServedTarget> served_;
+  std::vector<std::string> page_paths_;
+  std::shared_ptr<const HttpRouter> pages_;
   RenderedTargets rendered_;
   std::unique_ptr<HttpServer> server_;  // last: stopped and destroyed first
 };

@@ -32,6 +32,12 @@ std::vector<prometheus::MetricFamily> RulesView::collectTarget(std::string_view 
   return render(one);
 }
 
+std::shared_ptr<const TargetRulesView> RulesView::target(std::string_view name) const {
+  std::lock_guard lock(mutex_);
+  const auto it = targets_.find(name);
+  return it == targets_.end() ? nullptr : it->second;
+}
+
 std::optional<std::vector<std::string>> RulesView::collectedTargets() const {
   std::vector<std::string> names;
   std::lock_guard lock(mutex_);

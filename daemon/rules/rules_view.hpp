@@ -62,6 +62,10 @@ class RulesView : public prometheus::Collectable, public TargetCollectable {
   std::vector<prometheus::MetricFamily> collectTarget(std::string_view target) const override;
   std::optional<std::vector<std::string>> collectedTargets() const override;
 
+  // One target's published view (null when none), for the operator's pages;
+  // the view is immutable, so it is read without the lock.
+  std::shared_ptr<const TargetRulesView> target(std::string_view name) const;
+
  private:
   using Views = std::map<std::string, std::shared_ptr<const TargetRulesView>, std::less<>>;
   static std::vector<prometheus::MetricFamily> render(const Views& targets);

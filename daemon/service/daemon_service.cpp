@@ -1,6 +1,7 @@
 #include "daemon/service/daemon_service.hpp"
 
 #include <malloc.h>
+#include <prometheus/gauge.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -28,6 +29,9 @@
 #include "daemon/service/target_plans.hpp"
 #include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
+#include "daemon/web/daemon_page_data.hpp"
+#include "daemon/web/remote_far_end.hpp"
+#include "daemon/web/web_pages.hpp"
 #include "drivers/options/secret_source.hpp"
 #include "drivers/registry.hpp"
 
@@ -145,7 +149,7 @@ class DaemonService {
   int run() {
     auto exporter_options = exporterOptions(config_.listen);
     if (!exporter_options) return fatal(exporter_options.error().message);
-    auto exporter = MetricsExporter::start(*exporter_options, OPTICSD_VERSION);
+    auto exporter = MetricsExporter::start(*exporter_options, OPTICSD_VERSION, web::WebPages::paths());
     if (!exporter) return fatal(exporter.error().message);
     exporter_ = std::move(*exporter);
     exporter_->self().recordConfigLoad(true, unixSeconds());
@@ -227,11 +231,31 @@ class DaemonService {
       }
     }
     exporter_->registerCollectable(rules_->view());
+    startPages();
     pipeline_->addNeighborStage([this](const std::string& target, const std::vector<LinkNeighbor>& neighbors) {
       rules_->setNeighbors(target, neighbors);
     });
     pipeline_->addStage(
         [this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
+  }
+
+  // The operator's pages (daemon/web) on the same listener, reading what
+  // /metrics reads plus the history file.
+  void startPages() {
+    web::DaemonPageData::Sources sources{&exporter_->samples(), &exporter_->freshness(), rules_->view(), {}};
+    if (config_.storage.enabled && store_) sources.history_path = config_.storage.path;
+    pages_ = std::make_shared<web::DaemonPageData>(std::move(sources));
+    std::shared_ptr<const web::FarEndResolver> remote;
+    if (!config_.instances.entries.empty()) remote = std::make_shared<web::RemoteFarEnd>(config_.instances);
+    auto pages = std::make_shared<web::WebPages>(pages_, std::move(remote));
+    exporter_->setPages([pages](const HttpRequest& request) { return pages->route(request); });
+    // Alert annotations link to the pages through this (deploy/prometheus/opticsd-alerts.yml).
+    prometheus::BuildGauge()
+        .Name("opticsd_web_info")
+        .Help("Where this instance's pages are reached (listen.external_url; empty: at the scrape address). Always 1.")
+        .Register(exporter_->registry())
+        .Add({{"external_url", config_.listen.external_url}})
+        .Set(1);
   }
 
   // Every poll also goes to the remote-write receiver, if one is configured
@@ -258,6 +282,11 @@ class DaemonService {
         served.push_back({target.name, target.driver});
       }
     }
+    if (pages_) {
+      std::vector<std::pair<std::string, std::string>> named;
+      for (const auto& t : served) named.emplace_back(t.name, t.driver);
+      pages_->setTargets(std::move(named));
+    }
     exporter_->setServedTargets(std::move(served));
   }
 
@@ -281,9 +310,11 @@ class DaemonService {
 
   void announce() {
     const std::string where = config_.storage.enabled && store_ ? config_.storage.path.string() : "(disabled)";
-    std::printf("opticsd %s: polling %zu targets from %s\n  metrics: %s://%s/metrics\n  history: %s\n", OPTICSD_VERSION,
-                scheduler_->targetCount(), config_.source.c_str(),
-                config_.listen.tls_cert_file.empty() ? "http" : "https", boundAddress().c_str(), where.c_str());
+    const char* scheme = config_.listen.tls_cert_file.empty() ? "http" : "https";
+    std::printf(
+        "opticsd %s: polling %zu targets from %s\n  pages:   %s://%s/\n  metrics: %s://%s/metrics\n  history: %s\n",
+        OPTICSD_VERSION, scheduler_->targetCount(), config_.source.c_str(), scheme, boundAddress().c_str(), scheme,
+        boundAddress().c_str(), where.c_str());
     std::fflush(stdout);
     spdlog::info("started config={} targets={} listen={} history={}", logValue(config_.source),
                  scheduler_->targetCount(), boundAddress(), logValue(where));
@@ -335,6 +366,7 @@ class DaemonService {
       // Findings share the one writer: they persist exactly when samples do.
       exporter_->self().setFindingsStoreStats(
           {!stats.failing, stats.dropped_finding_events_total, stats.write_errors_total});
+      if (pages_) pages_->setStoreProblem(stats.failing ? "the history writer is failing: " + stats.last_error : "");
     } else if (config_.storage.enabled) {
       exporter_->self().setFindingsStoreStats({});  // storage is on, but findings have nowhere to go
     }
@@ -398,6 +430,7 @@ class DaemonService {
   PollProgress progress_;
   bool stall_logged_ = false;
   std::unique_ptr<MetricsExporter> exporter_;
+  std::shared_ptr<web::DaemonPageData> pages_;   // also held by the exporter's page router
   std::unique_ptr<RemoteWriter> remote_writer_;  // after exporter_: destroyed first, before the registry it counts on
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<RulesEngine> rules_;  // after the store, its finding sink: destroyed first

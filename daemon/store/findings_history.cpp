@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include "daemon/store/finding_rows.hpp"
 #include "daemon/store/schema.hpp"
 #include "daemon/store/sqlite_handle.hpp"
 
@@ -75,6 +76,35 @@ Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path) {
     s.endpoint.rail = st->columnText(7);
     s.updated_ms = st->columnInt(8).value_or(0);
     out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Result<std::vector<BiasBaseline>> loadBaselines(const std::filesystem::path& path, const std::string& target,
+                                                const std::string& port) {
+  auto db = openReadOnly(path);
+  if (!db) return tl::unexpected(db.error());
+  auto all = readBiasBaselines(*db);
+  if (!all) return tl::unexpected(all.error());
+  std::vector<BiasBaseline> out;
+  for (auto& b : *all) {
+    if (b.target == target && b.port == port) out.push_back(std::move(b));
+  }
+  return out;
+}
+
+Result<std::vector<SerialSighting>> loadSerialSightings(const std::filesystem::path& path, const std::string& serial) {
+  auto db = openReadOnly(path);
+  if (!db) return tl::unexpected(db.error());
+  auto st = db->prepare(
+      "SELECT m.target, m.port, min(i.first_seen_ms), max(i.last_seen_ms) FROM module_identities i "
+      "JOIN modules m ON m.id = i.module_id WHERE i.serial = ?1 GROUP BY m.id ORDER BY 3");
+  if (!st) return tl::unexpected(st.error());
+  st->bind(1, serial);
+  std::vector<SerialSighting> out;
+  for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
+    if (rc != SQLITE_ROW) return fail(db->error("reading module identities"));
+    out.push_back({st->columnText(0), st->columnText(1), st->columnInt(2).value_or(0), st->columnInt(3).value_or(0)});
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/rules/bias_baseline.hpp"
 #include "daemon/rules/finding.hpp"
 #include "daemon/rules/suspect.hpp"
 #include "drivers/result.hpp"
@@ -24,5 +25,18 @@ struct FindingsFilter {
 
 Result<std::vector<Finding>> loadFindings(const std::filesystem::path& path, const FindingsFilter& filter);
 Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path);
+
+// The baselines learned at one port (one per serial it has held).
+Result<std::vector<BiasBaseline>> loadBaselines(const std::filesystem::path& path, const std::string& target,
+                                                const std::string& port);
+
+// Where a module with this serial has been seen: each port it sat in, with when.
+struct SerialSighting {
+  std::string target;
+  std::string port;
+  std::int64_t first_seen_ms = 0;
+  std::int64_t last_seen_ms = 0;
+};
+Result<std::vector<SerialSighting>> loadSerialSightings(const std::filesystem::path& path, const std::string& serial);
 
 }  // namespace opticsd

@@ -216,6 +216,21 @@ TEST(ConfigTest, StorageListenAndPollErrorPaths) {
   EXPECT_NE(tls.format().find("tls_key_file"), std::string::npos) << tls.format();
 }
 
+TEST(ConfigTest, ExternalUrlAndInstances) {
+  const std::string t = "targets: [{name: a, driver: sim}]\n";
+  auto c = loadConfigText(
+      "listen: {external_url: \"https://optics.example.net/a/\"}\n"
+      "instances: [{url: \"http://pollers-b:9464\", targets: [\"spine-*\"]}]\n" +
+          t,
+      "t.yaml");
+  ASSERT_TRUE(c) << c.error().format();
+  EXPECT_EQ(c->listen.external_url, "https://optics.example.net/a");
+  EXPECT_EQ(*c->instances.baseUrlFor("spine-3"), "http://pollers-b:9464");
+  EXPECT_EQ(onlyIssue("listen: {external_url: optics.example.net}\n" + t).key, "listen.external_url");
+  EXPECT_EQ(onlyIssue("listen: {external_url: \"https://x/?a=1\"}\n" + t).key, "listen.external_url");
+  EXPECT_EQ(onlyIssue("instances: [{url: \"http://x\"}]\n" + t).key, "instances[0].targets");
+}
+
 TEST(ConfigTest, ReportsEveryProblemAtOnce) {
   auto result = loadConfigText("poll: {interval: x, timeout: y}\ntargets: [{name: a, driver: nope}]\n", "t.yaml");
   ASSERT_FALSE(result);

@@ -1,0 +1,82 @@
+#include "daemon/web/instances_config.hpp"
+
+#include <fnmatch.h>
+
+namespace opticsd {
+namespace {
+
+bool httpUrl(std::string_view url) {
+  const bool scheme = url.starts_with("http://") || url.starts_with("https://");
+  return scheme && url.find_first_of("?# \t\r\n\"<>") == std::string_view::npos && url.size() > url.find("://") + 3;
+}
+
+// A target name in a host name or path: only what is safe there, the rest %XX.
+std::string escapeForUrl(std::string_view name) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~') {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> InstancesConfig::baseUrlFor(std::string_view target) const {
+  const std::string name(target);
+  for (const auto& e : entries) {
+    for (const auto& pattern : e.targets) {
+      if (::fnmatch(pattern.c_str(), name.c_str(), 0) != 0) continue;
+      if (!e.url.empty()) return e.url;
+      std::string url = e.url_template;
+      for (auto at = url.find("{target}"); at != std::string::npos; at = url.find("{target}", at)) {
+        const std::string escaped = escapeForUrl(target);
+        url.replace(at, 8, escaped);
+        at += escaped.size();
+      }
+      while (!url.empty() && url.back() == '/') url.pop_back();
+      return url;
+    }
+  }
+  return std::nullopt;
+}
+
+InstancesConfig parseInstances(const YAML::Node& node, const std::string& file, std::vector<ConfigIssue>& issues) {
+  InstancesConfig out;
+  if (!node || node.IsNull()) return out;
+  if (!node.IsSequence()) {
+    issues.push_back(ConfigIssue{file, node.Mark().line + 1, node.Mark().column + 1, "instances",
+                                 "expected a list of {url or url_template, targets}"});
+    return out;
+  }
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    OptionReader r(node[i], file, "instances[" + std::to_string(i) + "]", issues);
+    InstanceEntry e;
+    e.url = r.optionalString("url").value_or("");
+    e.url_template = r.optionalString("url_template").value_or("");
+    while (!e.url.empty() && e.url.back() == '/') e.url.pop_back();
+    e.targets = r.stringList("targets");
+    if (e.url.empty() == e.url_template.empty()) {
+      r.error("", "give either url or url_template");
+    } else if (!e.url.empty() && !httpUrl(e.url)) {
+      r.error("url", "expected an http:// or https:// URL without query or fragment");
+    } else if (!e.url_template.empty() &&
+               (e.url_template.find("{target}") == std::string::npos || !httpUrl(e.url_template))) {
+      r.error("url_template", "expected an http:// or https:// URL containing {target}");
+    }
+    if (e.targets.empty()) r.error("targets", "name at least one target pattern (\"leaf-*\")");
+    r.rejectUnknownKeys();
+    out.entries.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace opticsd

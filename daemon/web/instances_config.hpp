@@ -1,0 +1,42 @@
+#pragma once
+// `instances:`: where the targets this instance does not poll are served, so
+// the optic's page and `opticsd explain` can link to a link's far end in
+// another opticsd (a GPU host's agent, another shard) and show its values.
+//
+//   instances:
+//     - url: https://pollers-a.example.net:9464     # one instance's base URL
+//       targets: ["leaf-*", "spine-*"]              # name patterns (fnmatch) it polls
+//     - url_template: "http://{target}.hosts.example.net:9464"   # one per target
+//       targets: ["gpu-node-*"]
+//
+// The first entry whose pattern matches a target name wins. Plain value type.
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "drivers/options/option_reader.hpp"
+
+namespace opticsd {
+
+struct InstanceEntry {
+  std::string url;           // base URL, no trailing slash
+  std::string url_template;  // "{target}" replaced by the target name (URL-escaped)
+  std::vector<std::string> targets;
+  bool operator==(const InstanceEntry&) const = default;
+};
+
+struct InstancesConfig {
+  std::vector<InstanceEntry> entries;
+  // The base URL of the instance serving `target`, or nullopt.
+  std::optional<std::string> baseUrlFor(std::string_view target) const;
+  bool operator==(const InstancesConfig&) const = default;
+};
+
+// Reads the `instances:` list (null: none). Problems go to `issues`.
+InstancesConfig parseInstances(const YAML::Node& node, const std::string& file, std::vector<ConfigIssue>& issues);
+
+}  // namespace opticsd
