@@ -25,7 +25,7 @@ namespace opticsd::gnmi {
 
 struct StateLimits {
   std::size_t max_entities = 8192;  // components plus interfaces: a bound on memory for a hostile target
-  int max_lanes = 32;
+  int max_lanes = kMaxSampleLanes;  // the Sample model's one lane limit
 };
 
 enum class Applied : std::uint8_t { kMapped, kUnknownPath, kBadValue, kOverLimit };

@@ -24,7 +24,7 @@
 
 namespace opticsd::sim {
 
-inline constexpr int kMaxLanes = 16;  // two CMIS banks
+inline constexpr int kMaxLanes = kMaxSampleLanes;  // the Sample model's one lane limit
 
 struct SimSwitchConfig {
   std::string name;  // the target name; Sample::target

@@ -561,7 +561,7 @@ std::optional<ColumnRule> readColumnRule(OptionReader& r, std::vector<std::strin
     rule.threshold = *threshold;
   }
   readColumnValueForm(r, rule);
-  if (auto lane = r.optionalInt("lane", 1, 64)) rule.lane = static_cast<std::uint16_t>(*lane);
+  if (auto lane = r.optionalInt("lane", 1, kMaxSampleLanes)) rule.lane = static_cast<std::uint16_t>(*lane);
   if (auto wins = readChoice(r, "row_wins", kRowWins)) {
     if (rule.threshold) {
       r.error("row_wins", "thresholds keep the first row's limit; row_wins is for readings");
