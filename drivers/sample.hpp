@@ -226,15 +226,8 @@ inline constexpr std::array<LaneFlagInfo, 7> kLaneFlagInfo{{
     {"rx_no_light", "Rx power at the -40 dBm floor (1 = dark), where Rx power is reported.", &LaneStatus::rx_no_light},
 }};
 
-// The most lanes of one module opticsd carries, end to end, and the one limit
-// every part uses: the decoders (gNMI, SNMP profiles) refuse a lane beyond it,
-// the sim simulates at most this many, the rules and baselines judge every
-// lane up to it, and the store packs lanes 1..kMaxSampleLanes as one 64-bit
-// mask (hence at most 64). Lane numbers run 1..kMaxSampleLanes.
-inline constexpr int kMaxSampleLanes = 64;
-
 struct Lane {
-  std::uint16_t number = 1;  // 1-based, as modules and switch CLIs number lanes (at most kMaxSampleLanes)
+  std::uint16_t number = 1;  // 1-based, as modules and switch CLIs number lanes
   LaneValues values;
   LaneFlags flags;  // by LaneMetric index
   LaneStatus status;

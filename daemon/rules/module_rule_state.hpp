@@ -16,6 +16,7 @@
 #include "daemon/rules/lane_memory.hpp"
 #include "daemon/rules/lane_trend_windows.hpp"
 #include "daemon/rules/trend_window.hpp"
+#include "drivers/lane_limit.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "drivers/lane_limit.hpp"
+
 namespace opticsd {
 namespace {
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "daemon/store/sample_rows.hpp"
+#include "drivers/lane_limit.hpp"
 
 namespace opticsd {
 namespace {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "daemon/store/schema.hpp"
+#include "drivers/lane_limit.hpp"
 #include "drivers/measurement.hpp"
 
 namespace opticsd {

@@ -19,6 +19,7 @@
 #include "drivers/gnmi/leaf_rules.hpp"
 #include "drivers/gnmi/leaf_value.hpp"
 #include "drivers/gnmi/vendor_variants.hpp"
+#include "drivers/lane_limit.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd::gnmi {

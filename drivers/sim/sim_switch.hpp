@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "drivers/result.hpp"
+#include "drivers/lane_limit.hpp"
 #include "drivers/sample.hpp"
 #include "drivers/sim/environment.hpp"
 #include "drivers/sim/module_profile.hpp"

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <utility>
 
+#include "drivers/lane_limit.hpp"
 #include "drivers/options/duplicate_keys.hpp"
 #include "drivers/options/option_reader.hpp"
 

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "drivers/lane_limit.hpp"
 #include "drivers/snmp/entity_sensor_scaling.hpp"
 #include "drivers/units.hpp"
 
