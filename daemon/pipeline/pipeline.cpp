@@ -56,8 +56,12 @@ void Pipeline::onReport(PollReport& report) {
   auto& result = report.result;
   const std::size_t implausible = preparation_.prepare(report.target, report.started_ms, result.samples);
   if (!report.ok) {
-    const FailedPoll failed{report.target,  report.driver, report.started_ms,
-                            report.seconds, result.errors, report.consecutive_failures,
+    const FailedPoll failed{report.target,
+                            report.driver,
+                            report.started_ms,
+                            report.seconds,
+                            std::move(result.errors),
+                            report.consecutive_failures,
                             implausible};
     for (PollSink* sink : sinks_) sink->onPollFailed(failed);
     return;

@@ -313,8 +313,8 @@ TEST(PipelineStoreTest, WithHistoryOnThePollIsSharedNotCopied) {
       const Sample* polled = r.result.samples.data();
       pipeline.onReport(r);
       const std::vector<Sample>* published = publishedOf(latest, "leaf-1");
-      EXPECT_NE(published, nullptr);
-      if (published != nullptr) EXPECT_EQ(published->data(), polled) << "the cache holds the poll itself, not a copy";
+      ASSERT_NE(published, nullptr);
+      EXPECT_EQ(published->data(), polled) << "the cache holds the poll itself, not a copy";
     };
     poll(kGoodMs);              // kept by history
     poll(kGoodMs + kMinuteMs);  // thinned while queueing

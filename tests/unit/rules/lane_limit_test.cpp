@@ -2,6 +2,8 @@
 // module reports up to it gets the per-lane rules and baselines. The rules
 // used to stop at lane 16, while SNMP profiles and the store carried lanes up
 // to 64: lanes 17 and up were exported and stored but never judged.
+#include "drivers/lane_limit.hpp"
+
 #include <gtest/gtest.h>
 
 #include "daemon/rules/rules_engine.hpp"
