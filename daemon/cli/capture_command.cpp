@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/pipeline/poll_preparation.hpp"
 #include "drivers/ethtool/ethtool_driver.hpp"
 #include "drivers/options/duration.hpp"
 #include "drivers/replay/replay_directory.hpp"
@@ -63,6 +64,7 @@ int runCapture(const CaptureOptions& options) {
     port.steps.push_back({reading.fec, reading.link});
   });
   std::vector<std::string> errors;
+  PollPreparation preparation;
   for (int step = 0; step < options.count; ++step) {
     if (step > 0) {
       boost::asio::steady_timer timer(io, *interval);
@@ -74,6 +76,9 @@ int runCapture(const CaptureOptions& options) {
             .count();
     driver.poll(now_ms, [&](PollResult result) {
       for (auto& error : result.errors) errors.push_back(std::move(error));
+      // The capture keeps the raw readings; the issues said are those the
+      // daemon would see (decode issues, and the values it would drop).
+      preparation.prepare("capture", now_ms, result.samples);
       for (const auto& sample : result.samples) {
         for (const auto& issue : sample.issues) std::fprintf(stderr, "%s: %s\n", sample.port.c_str(), issue.c_str());
       }

@@ -8,9 +8,9 @@
 
 #include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
+#include "daemon/output/time_text.hpp"
 #include "daemon/rules/findings_format.hpp"
 #include "daemon/store/findings_history.hpp"
-#include "daemon/store/time_text.hpp"
 
 namespace opticsd::cli {
 namespace {

@@ -9,9 +9,9 @@
 #include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
 #include "daemon/exporter/sample_series.hpp"
+#include "daemon/output/time_text.hpp"
 #include "daemon/store/history_format.hpp"
 #include "daemon/store/history_query.hpp"
-#include "daemon/store/time_text.hpp"
 
 namespace opticsd::cli {
 namespace {

@@ -8,10 +8,11 @@
 
 #include "daemon/config/config.hpp"
 #include "daemon/log/log.hpp"
-#include "daemon/output/sample_json.hpp"
+#include "daemon/output/poll_json.hpp"
+#include "daemon/pipeline/pipeline.hpp"
 #include "daemon/service/target_plans.hpp"
-#if OPTICSD_WITH_SNMP
 #include "drivers/explain_sink.hpp"
+#if OPTICSD_WITH_SNMP
 #include "drivers/snmp/explain.hpp"
 #endif
 
@@ -25,22 +26,23 @@ struct PollOnceArgs {
   bool explain = false;
 };
 
-nlohmann::json reportToJson(const PollReport& report) {
-  nlohmann::json out{{"target", report.target},
-                     {"driver", report.driver},
-                     {"ok", report.ok},
-                     {"seconds", report.seconds},
-                     {"errors", report.result.errors}};
-  auto& samples = out["samples"] = nlohmann::json::array();
-  for (const auto& sample : report.result.samples) samples.push_back(sampleToJson(sample));
-  if (!report.result.neighbors.empty()) {
-    auto& neighbors = out["neighbors"] = nlohmann::json::array();
-    for (const auto& n : report.result.neighbors) {
-      neighbors.push_back({{"port", n.port}, {"remote_system", n.remote_system}, {"remote_port", n.remote_port}});
-    }
+// Each target's poll, prepared the daemon's way (the same Pipeline), as JSON:
+// what /metrics would serve of it.
+class PolledTargets : public PollSink {
+ public:
+  void onPoll(const PublishedPoll& poll) override { add(poll.target, pollToJson(poll), poll.errors, true); }
+  void onPollFailed(const FailedPoll& poll) override { add(poll.target, pollToJson(poll), poll.errors, false); }
+
+  std::map<std::string, nlohmann::json> json;  // by target, so printed sorted
+  bool all_ok = true;
+
+ private:
+  void add(const std::string& target, nlohmann::json out, const std::vector<std::string>& errors, bool ok) {
+    json[target] = std::move(out);
+    all_ok = all_ok && ok;
+    for (const auto& error : errors) std::fprintf(stderr, "target %s: %s\n", target.c_str(), error.c_str());
   }
-  return out;
-}
+};
 
 int pollOnce(const PollOnceArgs& args) {
   auto config = args.config_path.empty() ? loadDemoConfig() : loadConfigFile(args.config_path);
@@ -87,32 +89,32 @@ int pollOnce(const PollOnceArgs& args) {
   for (const auto& error : errors) std::fprintf(stderr, "%s\n", error.c_str());
   auto options = schedulerOptions(*config);
   options.single_round = true;
-  std::vector<PollReport> reports;
-  Scheduler scheduler(io, options, [&](PollReport& report) { reports.push_back(std::move(report)); });
+  PolledTargets polled;
+  Pipeline pipeline;
+  pipeline.addSink(polled);
+  std::vector<std::string> names;
+  for (const auto& plan : plans) names.push_back(plan.name);
+  pipeline.setTargets(names);
+  Scheduler scheduler(io, options, [&](PollReport& report) { pipeline.onReport(report); });
   scheduler.onRoundComplete([&] { io.stop(); });
   if (!plans.empty()) {
     scheduler.setTargets(std::move(plans));
     io.run();
   }
-  std::sort(reports.begin(), reports.end(), [](const auto& a, const auto& b) { return a.target < b.target; });
 
   nlohmann::json out{{"config", config->source}, {"targets", nlohmann::json::array()}};
-  bool all_ok = errors.empty();
   if (args.explain) setExplainSink(nullptr);
 #if OPTICSD_WITH_SNMP
   if (args.explain) snmp::setExplainSink(nullptr);
 #endif
-  for (const auto& report : reports) {
-    out["targets"].push_back(reportToJson(report));
-    if (auto it = explained.find(report.target); it != explained.end()) {
+  for (auto& [target, json] : polled.json) {
+    out["targets"].push_back(std::move(json));
+    if (auto it = explained.find(target); it != explained.end()) {
       out["targets"].back()["explain"] = it->second;
-      for (const auto& line : it->second) std::fprintf(stderr, "explain %s: %s\n", report.target.c_str(), line.c_str());
-    }
-    all_ok = all_ok && report.ok;
-    for (const auto& error : report.result.errors) {
-      std::fprintf(stderr, "target %s: %s\n", report.target.c_str(), error.c_str());
+      for (const auto& line : it->second) std::fprintf(stderr, "explain %s: %s\n", target.c_str(), line.c_str());
     }
   }
+  const bool all_ok = errors.empty() && polled.all_ok;
   std::cout << out.dump(args.compact ? -1 : 2) << "\n";
   return all_ok ? 0 : 1;
 }
@@ -120,8 +122,9 @@ int pollOnce(const PollOnceArgs& args) {
 }  // namespace
 
 void addPollOnceCommand(CLI::App& app, int& exit_code) {
-  auto* command =
-      app.add_subcommand("poll-once", "Poll every target (or the named ones) once; Samples as JSON on stdout");
+  auto* command = app.add_subcommand(
+      "poll-once",
+      "Poll every target (or the named ones) once; Samples as JSON on stdout, prepared as /metrics serves them");
   auto args = std::make_shared<PollOnceArgs>();
   command->add_option("-c,--config", args->config_path, "YAML config file (default: the embedded demo)")
       ->check(CLI::ExistingFile);

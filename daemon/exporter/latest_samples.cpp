@@ -1,22 +1,13 @@
 #include "daemon/exporter/latest_samples.hpp"
 
-#include <algorithm>
 #include <utility>
+
+#include "daemon/pipeline/unchanged_modules.hpp"
 
 namespace opticsd {
 
 void LatestSamples::shareUnchanged(std::vector<Sample>& fresh, const std::vector<Sample>& previous) {
-  for (std::size_t i = 0; i < fresh.size(); ++i) {
-    Sample& now = fresh[i];
-    // A poll lists its ports in the same order as the last one, nearly always.
-    auto before =
-        i < previous.size() && previous[i].port == now.port
-            ? previous.begin() + static_cast<std::ptrdiff_t>(i)
-            : std::find_if(previous.begin(), previous.end(), [&](const Sample& old) { return old.port == now.port; });
-    if (before == previous.end()) continue;
-    now.shared_identity.shareIfEqual(before->shared_identity);
-    now.shared_thresholds.shareIfEqual(before->shared_thresholds);
-  }
+  shareUnchangedModules(fresh, previous);
 }
 
 void LatestSamples::replaceTarget(const std::string& target, std::vector<Sample> samples) {
@@ -27,15 +18,17 @@ void LatestSamples::replaceTarget(const std::string& target, std::vector<Sample>
   }
   // The previous poll's Samples are immutable: compared without the lock.
   if (previous) shareUnchanged(samples, *previous);
-  // Allocate outside the lock, and let the old vector die outside it too.
-  std::shared_ptr<const std::vector<Sample>> fresh = std::make_shared<const std::vector<Sample>>(std::move(samples));
-  const std::shared_ptr<const std::vector<Sample>> published = fresh;
+  // Allocate outside the lock.
+  replaceTarget(target, std::make_shared<const std::vector<Sample>>(std::move(samples)));
+}
+
+void LatestSamples::replaceTarget(const std::string& target, std::shared_ptr<const std::vector<Sample>> samples) {
   {
     std::lock_guard lock(mutex_);
     auto [it, inserted] = targets_.try_emplace(target);
-    it->second.swap(fresh);
+    it->second.swap(samples);
   }
-  if (listener_) listener_(target, *published);
+  // `samples` now holds the previous poll's: it dies here, outside the lock.
 }
 
 void LatestSamples::removeTarget(const std::string& target) {
@@ -47,10 +40,6 @@ void LatestSamples::removeTarget(const std::string& target) {
     old = std::move(it->second);
     targets_.erase(it);
   }
-}
-
-void LatestSamples::keepTarget(const std::string& target) {
-  if (listener_) listener_(target, {});
 }
 
 LatestSamples::Snapshot LatestSamples::snapshot() const {

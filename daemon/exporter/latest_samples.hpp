@@ -7,7 +7,6 @@
 // lock held, so a slow scrape never delays a poll and vice versa. The Samples
 // behind a pointer are immutable once published.
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,15 +35,14 @@ class LatestSamples {
   // A poll that completes after removeTarget() re-adds the target; the caller
   // (the pipeline) drops results of targets it no longer polls.
   void replaceTarget(const std::string& target, std::vector<Sample> samples);
+  // The same with a published poll's shared Samples, as they are (the
+  // pipeline already shared its unchanged modules): no copy.
+  void replaceTarget(const std::string& target, std::shared_ptr<const std::vector<Sample>> samples);
 
   // Forgets `target` (a reload dropped it, or its kept values expired): its
-  // series vanish from /metrics. The listener is not called.
+  // series vanish from /metrics. What stays and for how long after a failed
+  // poll is ServedPolls' policy.
   void removeTarget(const std::string& target);
-
-  // A poll of `target` brought no Samples (it failed): what is published of
-  // it stays as it is (its render buffers too), and the listener is called
-  // with no Samples, so it sees every poll but never takes kept values for new.
-  void keepTarget(const std::string& target);
 
   Snapshot snapshot() const;
 
@@ -53,23 +51,15 @@ class LatestSamples {
   // holding any of them longer than the caller keeps the result.
   std::optional<TargetSamples> after(std::string_view name) const;
 
-  // Called with every target's new Samples, on the thread of replaceTarget()
-  // and after the swap (remote write pushes each poll). Set it before the
-  // first poll; it is not guarded against a concurrent replaceTarget().
-  using Listener = std::function<void(const std::string& target, const std::vector<Sample>& samples)>;
-  void setListener(Listener listener) { listener_ = std::move(listener); }
-
   std::size_t targetCount() const;
 
   // Points each of `fresh`'s identities and threshold tables at `previous`'s
-  // of the same port where they are equal; a changed one (a swapped module)
-  // stays its own.
+  // of the same port where they are equal (shareUnchangedModules).
   static void shareUnchanged(std::vector<Sample>& fresh, const std::vector<Sample>& previous);
 
  private:
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const std::vector<Sample>>, std::less<>> targets_;
-  Listener listener_;
 };
 
 }  // namespace opticsd

@@ -137,7 +137,7 @@ void RemoteWriter::push(const std::string& target, const std::vector<Sample>& sa
     policy = policy_;
     source = target_source_.lock();
   }
-  // A failed poll (no samples) has no findings either: nothing to send.
+  // A poll without modules has no findings either: nothing to send.
   if (samples.empty()) return;
   const auto families = source ? source->collectTarget(target) : std::vector<prometheus::MetricFamily>{};
   enqueue(encodeWriteRequest(target, samples, policy.get(), config_.external_labels, families));

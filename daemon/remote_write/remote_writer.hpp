@@ -51,6 +51,8 @@ class RemoteWriter {
   // every kSelfEvery also opticsd's own metrics (the registry given to the
   // constructor: /metrics/self's families), so a pushing fleet needs no scrape.
   void push(const std::string& target, const std::vector<Sample>& samples);
+  // Only opticsd's own metrics, when due (a failed poll: no target series).
+  void pushSelfWhenDue();
   void setExportPolicy(ExportPolicy policy);
   // The rules engine's per-target series (findings, suspect score, ...).
   void setTargetSource(std::weak_ptr<const TargetCollectable> source);
@@ -70,7 +72,6 @@ class RemoteWriter {
   static std::vector<std::unique_ptr<Connection>> makeConnections(const RemoteWriteConfig& config);
   void dropLocked(std::uint64_t samples);
   void enqueue(EncodedWrite write);
-  void pushSelfWhenDue();
 
   struct Pending {
     std::shared_ptr<const std::string> body;  // shared with the sender while in flight

@@ -46,11 +46,11 @@ bool learnBiasBaseline(ModuleRuleState& st, const Sample& s) {
     const float x = ok && v ? static_cast<float>(*v) : std::nanf("");
     mean = st.baseline_n == 0 ? x : (mean * n + x) / (n + 1);
   };
-  std::uint32_t seen = 0;
+  LaneMask seen = 0;
   for (const Lane& lane : s.lanes) {
     const std::size_t idx = laneIndex(lane);
     if (idx >= kMaxLanes) continue;
-    seen |= 1u << idx;
+    seen |= laneBit(idx);
     LaneMemory& m = st.lanes.at(idx);
     const auto& bias = lane.values[LaneMetric::kTxBiasMilliamperes];
     if (bias) m.bias_baseline_ma = (m.bias_baseline_ma * n + static_cast<float>(*bias)) / (n + 1);
@@ -59,7 +59,7 @@ bool learnBiasBaseline(ModuleRuleState& st, const Sample& s) {
   }
   // Lanes not held read as having no power baseline already.
   for (std::size_t idx = 0; idx < st.lanes.held(); ++idx) {
-    if ((seen & (1u << idx)) == 0) {
+    if ((seen & laneBit(idx)) == 0) {
       LaneMemory& m = st.lanes.at(idx);
       m.rx_baseline_dbm = m.tx_baseline_dbm = LaneMemory::kNone;
     }

@@ -6,12 +6,12 @@
 
 namespace opticsd {
 
-std::uint16_t losMask(const Sample& s) {
-  std::uint16_t los = 0;
+LaneMask losMask(const Sample& s) {
+  LaneMask los = 0;
   for (const Lane& lane : s.lanes) {
     const std::size_t idx = laneIndex(lane);
     if (idx < kMaxLanes && (lane.status.rx_los.value_or(false) || lane.status.rx_lol.value_or(false))) {
-      los = static_cast<std::uint16_t>(los | (1u << idx));
+      los |= laneBit(idx);
     }
   }
   return los;

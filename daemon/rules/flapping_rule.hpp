@@ -9,7 +9,7 @@
 namespace opticsd {
 
 // Lanes with LOS or LOL, bit (lane number - 1).
-std::uint16_t losMask(const Sample& s);
+LaneMask losMask(const Sample& s);
 
 Outcome evaluateFlapping(const RuleInput& in, const ResolvedRule& r);
 

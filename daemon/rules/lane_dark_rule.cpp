@@ -12,17 +12,17 @@ inline bool darkWhileOthersLit(const LaneScan& scan, const Lane& lane) {
 LaneScan scanDarkLanes(const Sample& s, const ResolvedRule&) {
   LaneScan scan;
   // One pass: which lanes have light, which are dark; a dark lane breaches when another has light.
-  std::uint32_t lit_mask = 0;
-  std::uint32_t dark_mask = 0;
+  LaneMask lit_mask = 0;
+  LaneMask dark_mask = 0;
   for (const Lane& lane : s.lanes) {
     const bool l = lit(lane);
     scan.lit += l ? 1 : 0;
     const std::size_t idx = laneIndex(lane);
     if (idx >= kMaxLanes) continue;
-    lit_mask |= l ? 1u << idx : 0u;
-    dark_mask |= usable(lane) && dark(lane) ? 1u << idx : 0u;
+    lit_mask |= l ? laneBit(idx) : 0;
+    dark_mask |= usable(lane) && dark(lane) ? laneBit(idx) : 0;
   }
-  for (std::uint32_t rest = dark_mask; rest != 0; rest &= rest - 1) {
+  for (LaneMask rest = dark_mask; rest != 0; rest &= rest - 1) {
     const std::uint32_t bit = rest & -rest;
     if ((lit_mask & ~bit) != 0) scan.breaching |= bit;
   }

@@ -35,7 +35,7 @@ LaneScan scanLaneImbalance(const Sample& s, const ResolvedRule& r) {
     const std::size_t idx = laneIndex(lane);
     const auto& v = lane.values[metric];
     if (idx < kMaxLanes && usable(lane) && v && !r.inside(scan.median - *v)) {
-      scan.breaching |= 1u << idx;
+      scan.breaching |= laneBit(idx);
     }
   }
   return scan;

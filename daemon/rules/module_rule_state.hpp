@@ -16,11 +16,17 @@
 #include "daemon/rules/lane_memory.hpp"
 #include "daemon/rules/lane_trend_windows.hpp"
 #include "daemon/rules/trend_window.hpp"
+#include "drivers/lane_limit.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {
 
-inline constexpr int kMaxLanes = 16;
+// Every lane the Sample model carries gets rules and baselines.
+inline constexpr int kMaxLanes = kMaxSampleLanes;
+// One bit per lane (bit n-1 = lane n) of a module.
+using LaneMask = std::uint64_t;
+static_assert(kMaxLanes <= 64, "a LaneMask holds one bit per lane");
+inline constexpr LaneMask laneBit(std::size_t index) { return LaneMask{1} << index; }
 inline constexpr int kBaselineSamples = 5;  // polls averaged into a module's own bias baseline
 
 struct ActiveFinding {
@@ -68,7 +74,7 @@ struct ModuleRuleState {
 
   int profile = -1;  // index into the engine's profiles; -1 until resolved
   std::optional<bool> last_up;
-  std::uint16_t last_los_mask = 0;
+  LaneMask last_los_mask = 0;
   Modulation modulation = Modulation::kUnknown;
   bool fec = false;
   std::uint8_t baseline_n = 0;  // polls in the lanes' baselines; kBaselineSamples: learned (or restored)

@@ -15,7 +15,7 @@ struct Aggregates {
   std::optional<double> worst_ber;  // module or worst usable lane
   std::optional<double> min_rx;     // lowest usable lane Rx power
   std::optional<double> temperature;
-  std::uint16_t los_mask = 0;  // lanes with LOS or LOL (flapping_rule's losMask)
+  LaneMask los_mask = 0;  // lanes with LOS or LOL (flapping_rule's losMask)
 };
 
 // The far end of a module's link, where the topology knows it and it is

@@ -35,10 +35,10 @@ enum class LaneLight : std::uint8_t {
 // so a healthy module needs no per-lane outcome, and what their outcomes are
 // then judged against.
 struct LaneScan {
-  double median = 0;            // of the rule's metric over usable lanes (lane_imbalance)
-  int values = 0;               // usable lanes with the metric
-  int lit = 0;                  // lanes with light
-  std::uint32_t breaching = 0;  // bit (lane number - 1): the lane's outcome has a severity
+  double median = 0;       // of the rule's metric over usable lanes (lane_imbalance)
+  int values = 0;          // usable lanes with the metric
+  int lit = 0;             // lanes with light
+  LaneMask breaching = 0;  // bit (lane number - 1): the lane's outcome has a severity
 };
 
 struct RuleType {

@@ -58,7 +58,7 @@ struct RulesEngine::Impl final : LinkPeers {
   void evaluateModule(ModuleRuleState& st, const Sample& s, std::optional<double> common_temp_slope, bool& dirty);
   void evaluateLanes(const RuleInput& in, const ResolvedRule& r, bool& dirty);
   const ModuleRuleState* peerOf(ModuleRuleState& st) override;
-  void remember(ModuleRuleState& st, const Sample& s, std::uint16_t los_mask);
+  void remember(ModuleRuleState& st, const Sample& s, LaneMask los_mask);
   // Hysteresis: nothing to do for a clean poll of an idle slot, the common case.
   void step(ModuleRuleState& st, const ResolvedRule& r, std::uint16_t slot, const Outcome& o, std::int64_t now,
             bool& dirty) {
@@ -228,14 +228,14 @@ void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r
   if (in.s.module_present) scan = type.scan_lanes(in.s, r);
   // A healthy module with no finding or pending breach anywhere: nothing per lane.
   if (scan.breaching == 0 && st.slots.allIdle()) return;
-  std::uint32_t seen = 0;
+  LaneMask seen = 0;
   if (in.s.module_present) {
     for (const Lane& lane : in.s.lanes) {
       const std::size_t idx = laneIndex(lane);
-      if (idx >= kMaxLanes || (seen & (1u << idx)) != 0) continue;
-      seen |= 1u << idx;
+      if (idx >= kMaxLanes || (seen & laneBit(idx)) != 0) continue;
+      seen |= laneBit(idx);
       const auto slot = static_cast<std::uint16_t>(r.slot + idx);
-      if ((scan.breaching & (1u << idx)) == 0) {
+      if ((scan.breaching & laneBit(idx)) == 0) {
         step(st, r, slot, Outcome{}, in.now, dirty);
         continue;
       }
@@ -245,7 +245,7 @@ void RulesEngine::Impl::evaluateLanes(const RuleInput& in, const ResolvedRule& r
   // Lanes the module no longer reports only ever clear.
   for (std::size_t idx = 0; idx < kMaxLanes; ++idx) {
     const auto slot = static_cast<std::uint16_t>(r.slot + idx);
-    if ((seen & (1u << idx)) == 0 && !st.slots.idle(slot)) update(st, r, slot, Outcome{}, in.now, dirty);
+    if ((seen & laneBit(idx)) == 0 && !st.slots.idle(slot)) update(st, r, slot, Outcome{}, in.now, dirty);
   }
 }
 
@@ -332,7 +332,7 @@ void RulesEngine::Impl::updateSlot(ModuleRuleState& st, const ResolvedRule& r, s
 }
 
 // What the next poll compares against, and the bias baseline while it is learned.
-void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, std::uint16_t los_mask) {
+void RulesEngine::Impl::remember(ModuleRuleState& st, const Sample& s, LaneMask los_mask) {
   st.last_ms = s.timestamp_ms;
   if (s.fec.uncorrectable_blocks_total) st.last_uncorrectable = s.fec.uncorrectable_blocks_total;
   if (s.link.down_events_total) st.last_down_events = s.link.down_events_total;

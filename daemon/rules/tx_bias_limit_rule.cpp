@@ -17,7 +17,7 @@ LaneScan scanBias(const Sample& s, const ResolvedRule& r) {
   for (const Lane& lane : s.lanes) {
     const std::size_t idx = laneIndex(lane);
     const auto& v = lane.values[LaneMetric::kTxBiasMilliamperes];
-    if (idx < kMaxLanes && usable(lane) && v && !r.inside(*v)) scan.breaching |= 1u << idx;
+    if (idx < kMaxLanes && usable(lane) && v && !r.inside(*v)) scan.breaching |= laneBit(idx);
   }
   return scan;
 }

@@ -26,6 +26,7 @@
 #include "daemon/rules/rules_engine.hpp"
 #include "daemon/scheduler/scheduler.hpp"
 #include "daemon/service/poll_progress.hpp"
+#include "daemon/service/poll_sinks.hpp"
 #include "daemon/service/target_plans.hpp"
 #include "daemon/store/findings_history.hpp"
 #include "daemon/store/sqlite_store.hpp"
@@ -155,10 +156,11 @@ class DaemonService {
     exporter_->self().recordConfigLoad(true, unixSeconds());
 
     openStore();
-    pipeline_ =
-        std::make_unique<Pipeline>(exporter_->samples(), exporter_->self(), exporter_->freshness(), store_.get());
     startRules();
     startRemoteWrite();
+    sinks_ = std::make_unique<PollSinks>(*exporter_, rules_.get(), store_.get(), remote_writer_.get());
+    pipeline_ = std::make_unique<Pipeline>();
+    sinks_->attach(*pipeline_);
     scheduler_ = std::make_unique<Scheduler>(io_, schedulerOptions(config_),
                                              [this](PollReport& report) { pipeline_->onReport(report); });
     applyTargets(config_);
@@ -232,11 +234,6 @@ class DaemonService {
     }
     exporter_->registerCollectable(rules_->view());
     startPages();
-    pipeline_->addNeighborStage([this](const std::string& target, const std::vector<LinkNeighbor>& neighbors) {
-      rules_->setNeighbors(target, neighbors);
-    });
-    pipeline_->addStage(
-        [this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
   }
 
   // The operator's pages (daemon/web) on the same listener, reading what
@@ -264,10 +261,6 @@ class DaemonService {
     if (!config_.remote_write) return;
     remote_writer_ = std::make_unique<RemoteWriter>(*config_.remote_write, exporter_->registry());
     if (rules_) remote_writer_->setTargetSource(rules_->view());
-    exporter_->samples().setListener(
-        [w = remote_writer_.get()](const std::string& target, const std::vector<Sample>& samples) {
-          w->push(target, samples);
-        });
     spdlog::info("remote write on url={}", logValue(config_.remote_write->url));
   }
 
@@ -296,10 +289,9 @@ class DaemonService {
     for (const auto& error : errors) spdlog::error("target not started {}", error);
     std::vector<std::string> names;
     for (const auto& plan : plans) names.push_back(plan.name);
-    pipeline_->setTargets(names);
-    pipeline_->setKeepStaleFor(config.poll.keep_stale_for);
+    sinks_->served().setKeepStaleFor(config.poll.keep_stale_for);
+    pipeline_->setTargets(names);  // every sink forgets the targets no longer polled
     publishExportSettings(config, names);
-    if (rules_) rules_->retainTargets(names);
     scheduler_->setOptions(schedulerOptions(config));
     auto longest = config.poll.interval;
     for (const auto& target : config.targets) longest = std::max(longest, target.interval.value_or(longest));
@@ -356,7 +348,7 @@ class DaemonService {
   // restarted; publishes store statistics and a status line.
   void housekeeping() {
     // A failing target backs off: its kept values expire on this timer, not at its next poll.
-    pipeline_->expireStale(static_cast<std::int64_t>(unixSeconds() * 1000));
+    sinks_->served().expireStale(static_cast<std::int64_t>(unixSeconds() * 1000));
     if (store_) {
       const StoreStats stats = store_->stats();
       exporter_->self().setStoreStats(SelfMetrics::StoreStats{
@@ -434,6 +426,7 @@ class DaemonService {
   std::unique_ptr<RemoteWriter> remote_writer_;  // after exporter_: destroyed first, before the registry it counts on
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<RulesEngine> rules_;  // after the store, its finding sink: destroyed first
+  std::unique_ptr<PollSinks> sinks_;    // after what they feed: destroyed first
   std::unique_ptr<Pipeline> pipeline_;
   std::unique_ptr<Scheduler> scheduler_;
 };

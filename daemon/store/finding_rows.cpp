@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "drivers/lane_limit.hpp"
+
 namespace opticsd {
 namespace {
 
@@ -135,7 +137,7 @@ Result<std::vector<BiasBaseline>> readBiasBaselines(SqliteDb& db) {
     const std::string port = st->columnText(1);
     const auto lane = st->columnInt(2).value_or(0);
     const std::string serial = st->columnText(3);
-    if (lane < 1 || lane > 64) continue;  // not written by us
+    if (lane < 1 || lane > kMaxSampleLanes) continue;  // not written by us
     if (out.empty() || out.back().target != target || out.back().port != port || out.back().serial != serial) {
       out.push_back(BiasBaseline{target, port, serial, st->columnInt(5).value_or(0), {}, {}, {}});
     }

@@ -68,6 +68,17 @@ std::size_t HistoryDecimator::thin(std::vector<Sample>& cycle) {
   return removed;
 }
 
+std::size_t HistoryDecimator::select(const std::vector<Sample>& cycle, std::vector<std::size_t>& kept) {
+  kept.clear();
+  std::int64_t now_ms = 0;
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    if (interval_ms_ <= 0 || keep(cycle[i])) kept.push_back(i);
+    now_ms = std::max(now_ms, cycle[i].timestamp_ms);
+  }
+  if (interval_ms_ > 0) forgetIdle(now_ms);
+  return cycle.size() - kept.size();
+}
+
 void HistoryDecimator::forgetIdle(std::int64_t now_ms) {
   constexpr std::int64_t kSweepEveryMs = 10 * 60'000;
   const std::int64_t forget_after_ms = std::max<std::int64_t>(60 * 60'000, 2 * interval_ms_);

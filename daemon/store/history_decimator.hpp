@@ -26,6 +26,10 @@ class HistoryDecimator {
   // Removes the samples of `cycle` that history does not need; returns how
   // many it removed. Not thread-safe: the store calls it under its lock.
   std::size_t thin(std::vector<Sample>& cycle);
+  // The same decision without touching `cycle` (a published poll, shared
+  // with other sinks): the indices of the samples history keeps go to
+  // `kept` (cleared first). Returns how many it leaves out.
+  std::size_t select(const std::vector<Sample>& cycle, std::vector<std::size_t>& kept);
 
   // Modules currently remembered. One not seen for an hour (a removed target,
   // a pulled module) is forgotten; if it returns, its first sample is kept.

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
-#include "daemon/store/time_text.hpp"
+#include "daemon/output/time_text.hpp"
 
 namespace opticsd {
 namespace {

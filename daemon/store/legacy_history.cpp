@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "daemon/store/sample_rows.hpp"
+#include "drivers/lane_limit.hpp"
 
 namespace opticsd {
 namespace {
@@ -77,7 +78,7 @@ Result<std::uint64_t> convertLegacyHistory(SqliteDb& db, const MetricCodes& code
         int lrc = SQLITE_ROW;
         while ((lrc = lanes->step()) == SQLITE_ROW) {
           const auto lane = lanes->columnInt(0).value_or(0);
-          if (lane >= 1 && lane <= 64) addColumns(*lanes, 1, static_cast<int>(lane), codes, values);
+          if (lane >= 1 && lane <= kMaxSampleLanes) addColumns(*lanes, 1, static_cast<int>(lane), codes, values);
         }
         lanes->reset();
         if (lrc != SQLITE_DONE) return fail(db.error("reading old lane rows"));

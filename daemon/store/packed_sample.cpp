@@ -4,13 +4,14 @@
 #include <limits>
 
 #include "daemon/store/schema.hpp"
+#include "drivers/lane_limit.hpp"
 #include "drivers/measurement.hpp"
 
 namespace opticsd {
 namespace {
 
 constexpr std::uint8_t kBlobVersion = 1;
-constexpr int kMaxLanes = 64;
+constexpr int kMaxLanes = kMaxSampleLanes;  // the lane mask is 64 bits
 
 void putVarint(std::string& out, std::uint64_t v) {
   while (v >= 0x80) {

@@ -55,7 +55,27 @@ bool SqliteStore::enqueue(std::vector<Sample> cycle) {
   {
     std::lock_guard lock(mutex_);
     stats_.decimated_samples_total += decimator_.thin(cycle);
-    if (cycle.empty()) return true;
+  }
+  return queueCycle(std::move(cycle));
+}
+
+bool SqliteStore::enqueue(const std::vector<Sample>& poll, std::vector<std::size_t>& scratch) {
+  if (poll.empty()) return true;
+  {
+    std::lock_guard lock(mutex_);
+    stats_.decimated_samples_total += decimator_.select(poll, scratch);
+  }
+  // Copied outside the lock: the writer never waits for it.
+  std::vector<Sample> kept;
+  kept.reserve(scratch.size());
+  for (const std::size_t i : scratch) kept.push_back(poll[i]);
+  return queueCycle(std::move(kept));
+}
+
+bool SqliteStore::queueCycle(std::vector<Sample> cycle) {
+  if (cycle.empty()) return true;
+  {
+    std::lock_guard lock(mutex_);
     if (stop_ || queue_.size() + in_flight_cycles_ >= options_.queue_capacity_cycles) {
       ++stats_.dropped_cycles_total;
       stats_.dropped_samples_total += cycle.size();

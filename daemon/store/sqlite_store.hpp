@@ -67,6 +67,10 @@ class SqliteStore : public FindingSink {
   // is full: the cycle is dropped and counted in stats().dropped_*. Never
   // waits for the writer.
   bool enqueue(std::vector<Sample> cycle);
+  // The same for a poll other sinks share (HistorySink): only the samples
+  // history keeps are copied, so thinning happens while queueing and the
+  // poll is never copied whole. Called from one thread at a time.
+  bool enqueue(const std::vector<Sample>& poll, std::vector<std::size_t>& scratch);
 
   // FindingSink: queued like cycles, never waiting for the writer. Beyond
   // kMaxQueuedFindingEvents the oldest event is dropped and counted
@@ -119,6 +123,7 @@ class SqliteStore : public FindingSink {
   std::int64_t nowMs() const;
   void noteFailure(const std::string& message);
   void enqueueEvent(FindingEvent event);
+  bool queueCycle(std::vector<Sample> cycle);
   Result<void> openConnection();
   static Result<std::unique_ptr<SqliteStore>> start(const StoreOptions& options, bool first_open_must_work);
 

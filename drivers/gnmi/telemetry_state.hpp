@@ -19,13 +19,14 @@
 #include "drivers/gnmi/leaf_rules.hpp"
 #include "drivers/gnmi/leaf_value.hpp"
 #include "drivers/gnmi/vendor_variants.hpp"
+#include "drivers/lane_limit.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd::gnmi {
 
 struct StateLimits {
   std::size_t max_entities = 8192;  // components plus interfaces: a bound on memory for a hostile target
-  int max_lanes = 32;
+  int max_lanes = kMaxSampleLanes;  // the Sample model's one lane limit
 };
 
 enum class Applied : std::uint8_t { kMapped, kUnknownPath, kBadValue, kOverLimit };

@@ -595,13 +595,18 @@ SimSwitch::LaneTotals SimSwitch::renderLaneReadings(int port_index, std::int64_t
   return totals;
 }
 
+// The noise slot of the port-wide BER reading: the lane count the sim held
+// when the demo's values were fixed (16), kept so they do not move with
+// kMaxSampleLanes.
+constexpr int kPortBerNoiseSlot = 16;
+
 void SimSwitch::renderFecCounters(int port_index, const PortScenarios* ps, std::int64_t since_epoch_ms, bool up,
                                   const LaneTotals& lanes, const ReadNoise& noise, Sample& s) const {
   if (up && lanes.ber_lanes > 0) {
     // The host's FEC gives it, to the digits of the lanes' F16 readings.
-    s.module.set(
-        ModuleMetric::kPreFecBerRatio,
-        f16Register(lanes.ber_sum / lanes.ber_lanes * std::pow(10.0, 0.05 * noise.uniform(kSaltNoiseBer, kMaxLanes))));
+    s.module.set(ModuleMetric::kPreFecBerRatio,
+                 f16Register(lanes.ber_sum / lanes.ber_lanes *
+                             std::pow(10.0, 0.05 * noise.uniform(kSaltNoiseBer, kPortBerNoiseSlot))));
   }
   const Counters c = countersAt(port_index, ps, since_epoch_ms);
   std::uint64_t bits = 0;

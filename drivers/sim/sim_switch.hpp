@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "drivers/result.hpp"
+#include "drivers/lane_limit.hpp"
 #include "drivers/sample.hpp"
 #include "drivers/sim/environment.hpp"
 #include "drivers/sim/module_profile.hpp"
@@ -24,7 +25,7 @@
 
 namespace opticsd::sim {
 
-inline constexpr int kMaxLanes = 16;  // two CMIS banks
+inline constexpr int kMaxLanes = kMaxSampleLanes;  // the Sample model's one lane limit
 
 struct SimSwitchConfig {
   std::string name;  // the target name; Sample::target

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <utility>
 
+#include "drivers/lane_limit.hpp"
 #include "drivers/options/duplicate_keys.hpp"
 #include "drivers/options/option_reader.hpp"
 
@@ -561,7 +562,7 @@ std::optional<ColumnRule> readColumnRule(OptionReader& r, std::vector<std::strin
     rule.threshold = *threshold;
   }
   readColumnValueForm(r, rule);
-  if (auto lane = r.optionalInt("lane", 1, 64)) rule.lane = static_cast<std::uint16_t>(*lane);
+  if (auto lane = r.optionalInt("lane", 1, kMaxSampleLanes)) rule.lane = static_cast<std::uint16_t>(*lane);
   if (auto wins = readChoice(r, "row_wins", kRowWins)) {
     if (rule.threshold) {
       r.error("row_wins", "thresholds keep the first row's limit; row_wins is for readings");

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "drivers/lane_limit.hpp"
 #include "drivers/snmp/entity_sensor_scaling.hpp"
 #include "drivers/units.hpp"
 
@@ -19,7 +20,7 @@ namespace {
 
 constexpr std::size_t kMaxReportedIssues = 20;
 constexpr int kMaxContainmentDepth = 16;
-constexpr int kMaxLane = 64;
+constexpr int kMaxLane = kMaxSampleLanes;  // the Sample model's one lane limit
 
 std::string indexText(std::span<const std::uint32_t> index) {
   std::string out;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/pipeline/poll_preparation.hpp"
 #include "daemon/rules/finding_sink.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "drivers/sim/noise.hpp"
@@ -64,11 +65,13 @@ int healthy(int switches_per_profile, int ports, int polls) {
   }
   CountingSink sink;
   RulesEngine engine(defaultRuleSet(), Topology{}, &sink);
+  PollPreparation preparation;  // the daemon's: plausibility and FEC BER before the rules
   std::vector<Sample> samples;
   for (int poll = 0; poll < polls; ++poll) {
     for (const auto& sw : fleet) {
       samples.clear();
       sw.sampleAll(kEpoch + poll * kInterval, samples);
+      preparation.prepare(sw.config().name, kEpoch + poll * kInterval, samples);
       engine.evaluate(sw.config().name, samples);
     }
   }
@@ -171,11 +174,13 @@ Row runDegradation(const Degradation& d, std::uint64_t seed) {
   if (crossing) row.line = pollOf(*crossing);
   CountingSink sink;
   RulesEngine engine(defaultRuleSet(), Topology{}, &sink);
+  PollPreparation preparation;
   std::vector<Sample> samples;
   const std::string name = sw->portName(port);
   for (std::int64_t t = kEpoch; t <= end; t += kInterval) {
     samples.clear();
     sw->sampleAll(t, samples);
+    preparation.prepare("leaf-1", t, samples);
     engine.evaluate("leaf-1", samples);
     if (row.first < 0) {
       for (const auto& f : sink.raised) {

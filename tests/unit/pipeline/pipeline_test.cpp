@@ -1,3 +1,7 @@
+// The pipeline with the daemon's exporter-side sinks: its one preparation
+// (stamp, plausibility, FEC BER), the published poll, the exporter's cache
+// and its keep-stale policy (ServedPolls), opticsd's own accounting, and
+// history (HistorySink).
 #include "daemon/pipeline/pipeline.hpp"
 
 #include <gtest/gtest.h>
@@ -5,11 +9,28 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 
+#include "daemon/exporter/poll_accounting.hpp"
+#include "daemon/exporter/served_polls.hpp"
+#include "daemon/store/history_sink.hpp"
 #include "daemon/store/sqlite_store.hpp"
 
 namespace opticsd {
 namespace {
+
+// A sink that sees what every other sink sees: how a new consumer is added
+// (one class, one addSink).
+struct RecordingSink : PollSink {
+  void onPoll(const PublishedPoll& poll) override {
+    polls.push_back(poll.samples->size());
+    if (on_poll) on_poll(poll);
+  }
+  void onPollFailed(const FailedPoll& poll) override { failed.push_back(poll.target); }
+  std::function<void(const PublishedPoll&)> on_poll;
+  std::vector<std::size_t> polls;
+  std::vector<std::string> failed;
+};
 
 PollReport report(const std::string& target, int modules, bool ok = true) {
   PollReport r;
@@ -42,23 +63,31 @@ const std::vector<Sample>* publishedOf(const LatestSamples& latest, const std::s
 }
 
 struct PipelineTest : ::testing::Test {
+  PipelineTest() {
+    pipeline.addSink(accounting);
+    pipeline.addSink(recorded);
+    pipeline.addSink(served);
+  }
   prometheus::Registry registry;
   SelfMetrics self{registry, "test"};
   LatestSamples latest;
   TargetFreshness freshness;
-  Pipeline pipeline{latest, self, freshness, nullptr};
+  PollAccounting accounting{self};
+  RecordingSink recorded;
+  ServedPolls served{latest, freshness};
+  Pipeline pipeline;
 };
 
 TEST_F(PipelineTest, StampsTargetAndTimeAndPublishes) {
   pipeline.setTargets({"leaf-1"});
   std::vector<std::string> seen;
-  pipeline.addStage([&](const std::string& target, std::vector<Sample>& samples) {
-    for (const auto& s : samples) {
-      EXPECT_EQ(s.target, target);
+  recorded.on_poll = [&](const PublishedPoll& poll) {
+    for (const auto& s : *poll.samples) {
+      EXPECT_EQ(s.target, poll.target);
       EXPECT_EQ(s.timestamp_ms, 1'700'000'000'000);
     }
-    seen.push_back(target);
-  });
+    seen.push_back(poll.target);
+  };
   auto r = report("leaf-1", 3);
   pipeline.onReport(r);
   EXPECT_EQ(seen, std::vector<std::string>{"leaf-1"});
@@ -66,10 +95,10 @@ TEST_F(PipelineTest, StampsTargetAndTimeAndPublishes) {
   EXPECT_EQ(pipeline.cycles(), 1u);
 }
 
-// Without a history store nothing else takes a poll's Samples: they are
-// published as they came (the same buffer), not copied first, and without
-// the slack of a vector grown one push_back at a time.
-TEST_F(PipelineTest, WithoutAStoreAPollsSamplesArePublishedWithoutACopyOrSlack) {
+// Every sink shares one poll's Samples: they are published as they came (the
+// same buffer), not copied first, and without the slack of a vector grown one
+// push_back at a time.
+TEST_F(PipelineTest, APollsSamplesArePublishedWithoutACopyOrSlack) {
   pipeline.setTargets({"leaf-1", "leaf-2"});
   auto exact = report("leaf-1", 3);
   exact.result.samples.shrink_to_fit();
@@ -104,7 +133,7 @@ PollReport reportAt(std::int64_t started_ms, int modules, bool ok = true) {
 // marked: target_up 0 (the self-metrics), opticsd_target_stale 1 and the time
 // of the values. The Samples are the very ones published (no re-render).
 TEST_F(PipelineTest, FailedPollKeepsTheLastValuesMarkedStale) {
-  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  served.setKeepStaleFor(std::chrono::minutes(5));
   pipeline.setTargets({"leaf-1"});
   auto good = reportAt(kGoodMs, 2);
   pipeline.onReport(good);
@@ -124,7 +153,7 @@ TEST_F(PipelineTest, FailedPollKeepsTheLastValuesMarkedStale) {
 }
 
 TEST_F(PipelineTest, KeptValuesAreDroppedKeepStaleForAfterTheFirstFailedPoll) {
-  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  served.setKeepStaleFor(std::chrono::minutes(5));
   pipeline.setTargets({"leaf-1"});
   auto good = reportAt(kGoodMs, 2);
   pipeline.onReport(good);
@@ -134,9 +163,9 @@ TEST_F(PipelineTest, KeptValuesAreDroppedKeepStaleForAfterTheFirstFailedPoll) {
   auto again = reportAt(failed_ms + 2 * kMinuteMs, 0, false);  // later failures do not restart the clock
   pipeline.onReport(again);
 
-  pipeline.expireStale(failed_ms + 5 * kMinuteMs - 1);
+  served.expireStale(failed_ms + 5 * kMinuteMs - 1);
   EXPECT_EQ(modulesOf(latest, "leaf-1"), 2u) << "still within keep_stale_for";
-  pipeline.expireStale(failed_ms + 5 * kMinuteMs);
+  served.expireStale(failed_ms + 5 * kMinuteMs);
   EXPECT_EQ(publishedOf(latest, "leaf-1"), nullptr) << "after keep_stale_for the series are absent";
   const auto state = freshness.state("leaf-1");
   ASSERT_TRUE(state);
@@ -155,7 +184,7 @@ TEST_F(PipelineTest, KeptValuesAreDroppedKeepStaleForAfterTheFirstFailedPoll) {
 }
 
 TEST_F(PipelineTest, AGoodPollClearsTheStaleMark) {
-  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  served.setKeepStaleFor(std::chrono::minutes(5));
   pipeline.setTargets({"leaf-1"});
   auto good = reportAt(kGoodMs, 2);
   pipeline.onReport(good);
@@ -170,12 +199,12 @@ TEST_F(PipelineTest, AGoodPollClearsTheStaleMark) {
   // The clock starts again at the next failure, not at the old one.
   auto bad2 = reportAt(kGoodMs + 3 * kMinuteMs, 0, false);
   pipeline.onReport(bad2);
-  pipeline.expireStale(kGoodMs + 7 * kMinuteMs);
+  served.expireStale(kGoodMs + 7 * kMinuteMs);
   EXPECT_EQ(modulesOf(latest, "leaf-1"), 3u);
 }
 
 TEST_F(PipelineTest, ZeroKeepStaleForClearsTheSeriesAtTheFirstFailedPoll) {
-  pipeline.setKeepStaleFor(std::chrono::milliseconds(0));
+  served.setKeepStaleFor(std::chrono::milliseconds(0));
   pipeline.setTargets({"leaf-1"});
   auto good = reportAt(kGoodMs, 2);
   pipeline.onReport(good);
@@ -186,7 +215,7 @@ TEST_F(PipelineTest, ZeroKeepStaleForClearsTheSeriesAtTheFirstFailedPoll) {
 }
 
 TEST_F(PipelineTest, ATargetThatNeverAnsweredHasNothingStale) {
-  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  served.setKeepStaleFor(std::chrono::minutes(5));
   pipeline.setTargets({"leaf-1"});
   auto bad = reportAt(kGoodMs, 0, false);
   pipeline.onReport(bad);
@@ -197,23 +226,20 @@ TEST_F(PipelineTest, ATargetThatNeverAnsweredHasNothingStale) {
   EXPECT_FALSE(state->last_success_ms) << "no success: absent, never a made-up 0";
 }
 
-// Remote write hears of every poll through the listener; the stages (rules)
-// get each poll's own Samples. Neither may get the kept values as new ones.
+// Every other sink (remote write, rules) hears of every poll: the good one
+// with its Samples, the failed ones as failures. None gets the kept values as
+// new ones.
 TEST_F(PipelineTest, KeptValuesAreNeitherPushedNorEvaluatedAgain) {
-  pipeline.setKeepStaleFor(std::chrono::minutes(5));
+  served.setKeepStaleFor(std::chrono::minutes(5));
   pipeline.setTargets({"leaf-1"});
-  std::vector<std::size_t> pushed;
-  latest.setListener([&](const std::string&, const std::vector<Sample>& samples) { pushed.push_back(samples.size()); });
-  std::vector<std::size_t> staged;
-  pipeline.addStage([&](const std::string&, std::vector<Sample>& samples) { staged.push_back(samples.size()); });
   auto good = reportAt(kGoodMs, 2);
   pipeline.onReport(good);
   for (int i = 1; i <= 2; ++i) {
     auto bad = reportAt(kGoodMs + i * kMinuteMs, 0, false);
     pipeline.onReport(bad);
   }
-  EXPECT_EQ(pushed, (std::vector<std::size_t>{2, 0, 0}));
-  EXPECT_EQ(staged, (std::vector<std::size_t>{2, 0, 0}));
+  EXPECT_EQ(recorded.polls, (std::vector<std::size_t>{2}));
+  EXPECT_EQ(recorded.failed, (std::vector<std::string>{"leaf-1", "leaf-1"}));
   EXPECT_EQ(modulesOf(latest, "leaf-1"), 2u);
 }
 
@@ -233,8 +259,14 @@ TEST(PipelineStoreTest, KeptValuesAreNotWrittenToHistoryAgain) {
     SelfMetrics self{registry, "test"};
     LatestSamples latest;
     TargetFreshness freshness;
-    Pipeline pipeline{latest, self, freshness, store->get()};
-    pipeline.setKeepStaleFor(std::chrono::minutes(5));
+    PollAccounting accounting{self};
+    ServedPolls served{latest, freshness};
+    HistorySink history{**store};
+    Pipeline pipeline;
+    pipeline.addSink(accounting);
+    pipeline.addSink(served);
+    pipeline.addSink(history);
+    served.setKeepStaleFor(std::chrono::minutes(5));
     pipeline.setTargets({"leaf-1"});
     auto good = reportAt(kGoodMs, 2);
     pipeline.onReport(good);
@@ -245,6 +277,50 @@ TEST(PipelineStoreTest, KeptValuesAreNotWrittenToHistoryAgain) {
     ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
     EXPECT_EQ(modulesOf(latest, "leaf-1"), 2u);
     EXPECT_EQ((*store)->stats().written_samples_total, 2u) << "the good poll once, the kept values never";
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// With history on, the exporter's cache holds the poll's own buffer, as
+// without history: before, every poll was deep-copied for the cache and the
+// original queued for the store. History takes the shared poll and copies
+// only what it keeps (the thinning happens while queueing).
+TEST(PipelineStoreTest, WithHistoryOnThePollIsSharedNotCopied) {
+  char dir_template[] = "/tmp/opticsd-pipeline-test.XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::filesystem::path dir(dir_template);
+  {
+    StoreOptions options;
+    options.path = dir / "history.db";
+    options.sample_interval = std::chrono::minutes(5);  // the first poll is kept, the next ones thinned
+    options.retention = std::chrono::milliseconds(0);
+    auto store = SqliteStore::open(options);
+    ASSERT_TRUE(store) << store.error().message;
+    prometheus::Registry registry;
+    SelfMetrics self{registry, "test"};
+    LatestSamples latest;
+    TargetFreshness freshness;
+    ServedPolls served{latest, freshness};
+    HistorySink history{**store};
+    Pipeline pipeline;
+    pipeline.addSink(served);
+    pipeline.addSink(history);
+    pipeline.setTargets({"leaf-1"});
+
+    const auto poll = [&](std::int64_t at_ms) {
+      auto r = reportAt(at_ms, 4);
+      r.result.samples.shrink_to_fit();
+      const Sample* polled = r.result.samples.data();
+      pipeline.onReport(r);
+      const std::vector<Sample>* published = publishedOf(latest, "leaf-1");
+      ASSERT_NE(published, nullptr);
+      EXPECT_EQ(published->data(), polled) << "the cache holds the poll itself, not a copy";
+    };
+    poll(kGoodMs);              // kept by history
+    poll(kGoodMs + kMinuteMs);  // thinned while queueing
+    ASSERT_TRUE((*store)->flush(std::chrono::seconds(10)));
+    EXPECT_EQ((*store)->stats().decimated_samples_total, 4u);
+    EXPECT_EQ((*store)->stats().written_samples_total, 4u);
   }
   std::filesystem::remove_all(dir);
 }
@@ -262,12 +338,12 @@ TEST_F(PipelineTest, ResultsOfRemovedTargetsAreDropped) {
   EXPECT_EQ(pipeline.cycles(), 1u);
 }
 
-TEST_F(PipelineTest, DerivesPreFecBerFromCountersBeforeAnyStage) {
+TEST_F(PipelineTest, DerivesPreFecBerFromCountersBeforeAnySink) {
   pipeline.setTargets({"host-1"});
   std::vector<std::optional<double>> seen;
-  pipeline.addStage([&](const std::string&, std::vector<Sample>& samples) {
-    seen.push_back(samples.at(0).module[ModuleMetric::kPreFecBerRatio]);
-  });
+  recorded.on_poll = [&](const PublishedPoll& poll) {
+    seen.push_back(poll.samples->at(0).module[ModuleMetric::kPreFecBerRatio]);
+  };
   auto withCounters = [](std::int64_t t_ms, std::uint64_t corrected_bits) {
     PollReport r = report("host-1", 1);
     r.started_ms = t_ms;
@@ -306,7 +382,7 @@ double counterValue(prometheus::Registry& registry, const std::string& name, con
   return -1;
 }
 
-TEST_F(PipelineTest, ImpossibleValuesAreDroppedCountedAndNamedBeforeAnyStage) {
+TEST_F(PipelineTest, ImpossibleValuesAreDroppedCountedAndNamedBeforeAnySink) {
   pipeline.setTargets({"leaf-1"});
   auto r = report("leaf-1", 2);
   r.result.samples[0].module.set(ModuleMetric::kTemperatureCelsius, 2e41);  // a sensor scale of 10^24
@@ -317,7 +393,7 @@ TEST_F(PipelineTest, ImpossibleValuesAreDroppedCountedAndNamedBeforeAnyStage) {
   lane.values.set(LaneMetric::kPreFecBerRatio, 7.0);  // a ratio above 1
   r.result.samples[1].lanes.push_back(lane);
   std::vector<Sample> staged;
-  pipeline.addStage([&](const std::string&, std::vector<Sample>& samples) { staged = samples; });
+  recorded.on_poll = [&](const PublishedPoll& poll) { staged = *poll.samples; };
   pipeline.onReport(r);
 
   ASSERT_EQ(staged.size(), 2u);
@@ -337,7 +413,7 @@ TEST_F(PipelineTest, ImpossibleValuesAreDroppedCountedAndNamedBeforeAnyStage) {
 TEST_F(PipelineTest, ImpossibleThresholdsAreCountedOncePerModuleButDroppedEveryPoll) {
   pipeline.setTargets({"leaf-1"});
   std::vector<Sample> staged;
-  pipeline.addStage([&](const std::string&, std::vector<Sample>& samples) { staged = samples; });
+  recorded.on_poll = [&](const PublishedPoll& poll) { staged = *poll.samples; };
   const auto poll = [&](const std::string& serial) {
     auto r = report("leaf-1", 1);
     Sample& s = r.result.samples[0];

@@ -4,10 +4,10 @@
 // that file in review.
 //
 // The run is the daemon's wiring without its clocks: the embedded demo config,
-// its sim drivers polled once at a fixed instant, the pipeline, the rules
-// engine and the exporter. Poll durations and the config-load time are fixed
-// values; there is no history store (its counters follow the writer thread's
-// timing), so no opticsd_store_* or findings-store series.
+// its sim drivers polled once at a fixed instant, the pipeline (its one
+// preparation) and the daemon's sinks (PollSinks: rules engine, exporter). Poll durations and the config-load time are
+// fixed values; there is no history store (its counters follow the writer thread's timing), so no opticsd_store_* or
+// findings-store series.
 //
 // After an intended change, regenerate the file (one command) and review its diff:
 //   OPTICSD_UPDATE_GOLDEN=1 build/tests/unit/service/opticsd_service_test --gtest_filter='DemoMetricsGolden.*'
@@ -29,6 +29,7 @@
 #include "daemon/exporter/metrics_exporter.hpp"
 #include "daemon/pipeline/pipeline.hpp"
 #include "daemon/rules/rules_engine.hpp"
+#include "daemon/service/poll_sinks.hpp"
 #include "daemon/service/target_plans.hpp"
 
 namespace opticsd {
@@ -67,12 +68,10 @@ std::string demoFirstPollMetrics(std::int64_t first_poll_ms) {
 
   RulesEngine rules(config->rules, config->topology);
   (*exporter)->registerCollectable(rules.view());
-  Pipeline pipeline((*exporter)->samples(), (*exporter)->self(), (*exporter)->freshness(), nullptr);
-  pipeline.addNeighborStage([&rules](const std::string& target, const std::vector<LinkNeighbor>& neighbors) {
-    rules.setNeighbors(target, neighbors);
-  });
-  pipeline.addStage(
-      [&rules](const std::string& target, std::vector<Sample>& samples) { rules.evaluate(target, samples); });
+  // The daemon's sinks, in the daemon's order, without history or remote write.
+  PollSinks sinks(**exporter, &rules, nullptr, nullptr);
+  Pipeline pipeline;
+  sinks.attach(pipeline);
 
   boost::asio::io_context io;
   std::vector<std::string> errors;

@@ -121,7 +121,7 @@ TEST(SimOptions, LaneRulesAndOtherErrors) {
   EXPECT_TRUE(parse("scenarios: dirty_connector").hasIssue("targets[0].scenarios", "expected a list"));
   EXPECT_TRUE(parse("module: cfp2-dco").hasIssue("targets[0].module", "osfp-800g-2fr4"));
   EXPECT_TRUE(parse("module: sfp-10g-lr\nlanes: 4").hasIssue("targets[0].lanes", "from 1 to 1"));
-  EXPECT_TRUE(parse("lanes: 17").hasIssue("targets[0].lanes", "from 1 to 16"));
+  EXPECT_TRUE(parse("lanes: 65").hasIssue("targets[0].lanes", "from 1 to 64"));
   EXPECT_TRUE(parse("port_prefix: Eth1").hasIssue("targets[0].port_prefix", "digit"));
   EXPECT_TRUE(parse("seed: 1.5").hasIssue("targets[0].seed", "integer"));
   EXPECT_TRUE(parse("colour: blue").hasIssue("targets[0].colour", "unknown key"));

@@ -445,12 +445,12 @@ TEST(SimSwitch, CreateRejectsWhatCannotBeSimulated) {
   c = withScenario(ScenarioKind::kLaneFailure, 0, 0, 0, 8);  // lanes 0..7
   EXPECT_FALSE(SimSwitch::create(c, kEpoch));
   c = {};
-  c.lanes = 17;
+  c.lanes = kMaxSampleLanes + 1;  // the Sample model's one lane limit
   EXPECT_FALSE(SimSwitch::create(c, kEpoch));
-  c.lanes = 16;
+  c.lanes = kMaxSampleLanes;
   auto sw = SimSwitch::create(c, kEpoch);
   ASSERT_TRUE(sw);
-  EXPECT_EQ(sw->sampleAt(0, kEpoch).lanes.size(), 16u);
+  EXPECT_EQ(sw->sampleAt(0, kEpoch).lanes.size(), static_cast<std::size_t>(kMaxSampleLanes));
 }
 
 }  // namespace

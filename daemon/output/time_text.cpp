@@ -1,4 +1,4 @@
-#include "daemon/store/time_text.hpp"
+#include "daemon/output/time_text.hpp"
 
 #include <cctype>
 #include <chrono>
