@@ -479,6 +479,21 @@ std::optional<RowSkip> readRowSkip(OptionReader& r) {
     for (auto c : *columns) skip.columns.push_back(static_cast<std::uint32_t>(c));
     return skip;
   }
+  if (r.has("all_in")) {
+    if (r.has("column") || r.has("equals") || r.has("not_equals")) {
+      r.error("", "all_in takes a list of columns and values, nothing else");
+    }
+    for (auto key : {"column", "equals", "not_equals"}) r.raw(key);
+    auto columns = readIntegers(r, "all_in", 1, kMaxColumn);
+    auto values =
+        readIntegers(r, "values", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
+    if (!values) r.error("", "all_in needs values: the sentinels that mean nothing is there");
+    if (!columns || !values) return std::nullopt;
+    skip.kind = RowSkip::Kind::kAllIn;
+    for (auto c : *columns) skip.columns.push_back(static_cast<std::uint32_t>(c));
+    skip.values = std::move(*values);
+    return skip;
+  }
   auto column = requiredInt(r, "column", 1, kMaxColumn);
   if (r.has("equals") == r.has("not_equals")) {
     r.raw("equals");

@@ -158,10 +158,12 @@ struct ColumnRule {
 // A row that describes no module (an empty cage, a port without diagnostics):
 // it yields no Sample and none of its columns count, thresholds included.
 struct RowSkip {
-  enum class Kind : std::uint8_t { kAllZero, kEquals, kNotEquals };
+  // kAllIn: every listed column is missing or one of `values` (a vendor whose
+  // empty cage is a row of sentinels: Huawei -1 / -255).
+  enum class Kind : std::uint8_t { kAllZero, kEquals, kNotEquals, kAllIn };
   Kind kind = Kind::kAllZero;
-  std::vector<std::uint32_t> columns;  // kAllZero: every one is 0 or missing; else one column
-  std::vector<std::int64_t> values;    // kEquals / kNotEquals
+  std::vector<std::uint32_t> columns;  // kAllZero, kAllIn: every one; else one column
+  std::vector<std::int64_t> values;    // kEquals / kNotEquals / kAllIn
 };
 
 // How a table row names its port. The default: the `port_arc` index arc is

@@ -704,11 +704,16 @@ std::vector<RowIndex> skippedRows(const TableSpec& table, const VarbindStore& va
     for (const auto& vb : first.rows()) {
       auto index = first.indexOf(vb);
       bool skip = false;
-      if (rule.kind == RowSkip::Kind::kAllZero) {
+      if (rule.kind == RowSkip::Kind::kAllZero || rule.kind == RowSkip::Kind::kAllIn) {
         skip = true;
         for (auto col : rule.columns) {
           const auto* cell = col == rule.columns.front() ? &vb : values.column(table.entry, col).find(index);
-          if (cell && cell->asInteger().value_or(1) != 0) {
+          if (!cell) continue;
+          const auto v = cell->asInteger();
+          const bool nothing = rule.kind == RowSkip::Kind::kAllZero
+                                   ? v.value_or(1) == 0
+                                   : v && std::find(rule.values.begin(), rule.values.end(), *v) != rule.values.end();
+          if (!nothing) {
             skip = false;
             break;
           }
@@ -723,8 +728,9 @@ std::vector<RowIndex> skippedRows(const TableSpec& table, const VarbindStore& va
         std::string cols;
         for (auto col : rule.columns) cols += (cols.empty() ? "" : ",") + std::to_string(col);
         trace->add(table.name + "." + indexText(index) + ": row skipped (no module): " +
-                   (rule.kind == RowSkip::Kind::kAllZero
-                        ? "all_zero " + cols
+                   (rule.kind == RowSkip::Kind::kAllZero ? "all_zero " + cols
+                    : rule.kind == RowSkip::Kind::kAllIn
+                        ? "all_in " + cols
                         : "column " + cols + " = " + std::to_string(vb.asInteger().value_or(0))));
       }
       out.emplace_back(index.begin(), index.end());
@@ -933,6 +939,28 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
   if (!table.cross_checks.empty()) crossCheck(table, check_values, samples, issues, trace);
 }
 
+// A laser that is off draws no bias current and emits nothing: a lane with
+// 0 mA bias and exactly 0 dBm (1 mW) Tx power is a port whose agent writes 0
+// for "no reading" (NX-OS on an admin-down port gives Tx and Rx as dBm raw 0,
+// bias 0). 0 dBm would read as a healthy link, so the lane's powers that are
+// exactly 0 dBm are not reported; a receiver the device calls dark keeps its
+// -40 dBm floor and flag.
+void dropDarkLaserPower(Sample& sample, Trace* trace) {
+  for (Lane& lane : sample.lanes) {
+    const Reading* bias = lane.values.find(LaneMetric::kTxBiasMilliamperes);
+    const Reading* tx = lane.values.find(LaneMetric::kTxPowerDbm);
+    if (!bias || !*bias || **bias != 0.0 || !tx || !*tx || **tx != 0.0) continue;
+    for (LaneMetric m : {LaneMetric::kTxPowerDbm, LaneMetric::kRxPowerDbm}) {
+      Reading* v = lane.values.find(m);
+      if (v && *v && **v == 0.0) v->reset();
+    }
+    if (trace) {
+      trace->add("port " + sample.port + " lane " + std::to_string(lane.number) +
+                 ": laser off (bias 0 mA), its 0 dBm power readings not reported");
+    }
+  }
+}
+
 }  // namespace
 
 const std::string* Layout::ifName(std::uint32_t if_index) const {
@@ -1074,6 +1102,7 @@ PollResult apply(const Profile& profile, const Layout& layout, const VarbindStor
     for (const auto& table : profile.tables) applyTable(table, layout, values, samples, issues, trace);
   }
   result.samples = samples.take();
+  for (auto& sample : result.samples) dropDarkLaserPower(sample, trace);
   return result;
 }
 
