@@ -675,13 +675,14 @@ void crossCheck(const TableSpec& table,
         dropLaneMetric(samples.port(port, nullptr), rule->metric.lane);
         continue;
       }
-      const auto [lo, hi] = std::minmax_element(other->second.begin(), other->second.end());
-      const bool agree = std::all_of(it->second.begin(), it->second.end(), [&](double v) {
-        return v >= *lo - check.tolerance && v <= *hi + check.tolerance;
-      });
+      const auto range = std::minmax_element(other->second.begin(), other->second.end());
+      const double lo = *range.first;
+      const double hi = *range.second;
+      const bool agree = std::all_of(it->second.begin(), it->second.end(),
+                                     [&](double v) { return v >= lo - check.tolerance && v <= hi + check.tolerance; });
       char text[200];
       std::snprintf(text, sizeof text, "column %u says %g, column %u says %g..%g", check.first, it->second.front(),
-                    check.second, *lo, *hi);
+                    check.second, lo, hi);
       if (agree) {
         if (trace)
           trace->add(table.name + " port " + port + ": " + metricName(rule->metric) + " cross-checked, " + text);
