@@ -34,11 +34,48 @@ bool allPlausible(const std::optional<Thresholds>& t, const MetricInfo& info) {
   return true;
 }
 
+// Every spec (SFF-8472, SFF-8636, CMIS, the vendor MIBs) orders a set as
+// high alarm >= high warning >= low warning >= low alarm. Levels a device does
+// not give are left out of the comparison; a set that breaks the order (columns
+// read in the wrong order, a vendor's garbage) cannot say which limit is which.
+bool inOrder(const Thresholds& t) {
+  std::optional<double> below;
+  for (const Reading& limit : {t.low_alarm, t.low_warning, t.high_warning, t.high_alarm}) {
+    if (!limit) continue;
+    if (below && *limit < *below) return false;
+    below = *limit;
+  }
+  return true;
+}
+
+std::string describeOrder(const MetricInfo& info, const Thresholds& t) {
+  auto text = [](const Reading& r) {
+    if (!r) return std::string("-");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", *r);
+    return std::string(buf);
+  };
+  return std::string(info.key) + " thresholds out of order (high alarm " + text(t.high_alarm) + ", high warning " +
+         text(t.high_warning) + ", low warning " + text(t.low_warning) + ", low alarm " + text(t.low_alarm) +
+         "), set dropped";
+}
+
+bool usable(const std::optional<Thresholds>& t, const MetricInfo& info) {
+  return allPlausible(t, info) && (!t || inOrder(*t));
+}
+
 std::size_t dropThresholds(std::optional<Thresholds>& t, const MetricInfo& info, std::vector<std::string>& issues) {
   if (!t) return 0;
   std::size_t n = 0;
   for (Reading* limit : {&t->high_alarm, &t->low_alarm, &t->high_warning, &t->low_warning}) {
     n += dropValue(*limit, info, 0, " threshold", issues);
+  }
+  if (!inOrder(*t)) {
+    issues.push_back(describeOrder(info, *t));
+    for (Reading* limit : {&t->high_alarm, &t->low_alarm, &t->high_warning, &t->low_warning}) {
+      if (*limit) ++n;
+      limit->reset();
+    }
   }
   if (!t->any()) t.reset();
   return n;
@@ -67,13 +104,13 @@ std::size_t dropImplausibleThresholds(Sample& sample) {
   std::size_t dropped = 0;
   for (std::size_t m = 0; m < kModuleMetricCount; ++m) {
     const auto metric = static_cast<ModuleMetric>(m);
-    if (!allPlausible(sample.thresholds(metric), kModuleMetricInfo[m])) {
+    if (!usable(sample.thresholds(metric), kModuleMetricInfo[m])) {
       dropped += dropThresholds(sample.mutableThresholds(metric), kModuleMetricInfo[m], sample.issues);
     }
   }
   for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
     const auto metric = static_cast<LaneMetric>(m);
-    if (!allPlausible(sample.thresholds(metric), kLaneMetricInfo[m])) {
+    if (!usable(sample.thresholds(metric), kLaneMetricInfo[m])) {
       dropped += dropThresholds(sample.mutableThresholds(metric), kLaneMetricInfo[m], sample.issues);
     }
   }

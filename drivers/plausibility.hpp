@@ -2,7 +2,9 @@
 // Drops values no real module can report (drivers/measurement.hpp gives each
 // metric its physical range): a broken sensor scale or MIB must not become a
 // 2e41 °C series, a page at 3 am, and a row in history. A dropped value is
-// "not reported", with a line in Sample::issues saying what was seen.
+// "not reported", with a line in Sample::issues saying what was seen. A
+// threshold set whose levels are out of order (high alarm >= high warning >=
+// low warning >= low alarm, levels not given aside) is dropped whole.
 
 #include <cstddef>
 

@@ -480,6 +480,21 @@ std::optional<RowSkip> readRowSkip(OptionReader& r) {
     for (auto c : *columns) skip.columns.push_back(static_cast<std::uint32_t>(c));
     return skip;
   }
+  if (r.has("all_in")) {
+    if (r.has("column") || r.has("equals") || r.has("not_equals")) {
+      r.error("", "all_in takes a list of columns and values, nothing else");
+    }
+    for (auto key : {"column", "equals", "not_equals"}) r.raw(key);
+    auto columns = readIntegers(r, "all_in", 1, kMaxColumn);
+    auto values =
+        readIntegers(r, "values", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
+    if (!values) r.error("", "all_in needs values: the sentinels that mean nothing is there");
+    if (!columns || !values) return std::nullopt;
+    skip.kind = RowSkip::Kind::kAllIn;
+    for (auto c : *columns) skip.columns.push_back(static_cast<std::uint32_t>(c));
+    skip.values = std::move(*values);
+    return skip;
+  }
   auto column = requiredInt(r, "column", 1, kMaxColumn);
   if (r.has("equals") == r.has("not_equals")) {
     r.raw("equals");
@@ -503,10 +518,11 @@ constexpr std::array<std::pair<std::string_view, RowWins>, 4> kRowWins{{
     {"min", RowWins::kMin},
 }};
 
-constexpr std::array<std::pair<std::string_view, ValueFormat>, 3> kValueFormats{{
+constexpr std::array<std::pair<std::string_view, ValueFormat>, 4> kValueFormats{{
     {"integer", ValueFormat::kInteger},
     {"text", ValueFormat::kText},
     {"float32", ValueFormat::kFloat32},
+    {"text_list", ValueFormat::kTextList},
 }};
 
 // How a cell's raw number becomes the metric's value: divisor, unit, format,
@@ -572,9 +588,50 @@ std::optional<ColumnRule> readColumnRule(OptionReader& r, std::vector<std::strin
       rule.row_wins = *wins;
     }
   }
+  if (rule.format == ValueFormat::kTextList && rule.metric.kind != MetricTarget::Kind::kLane) {
+    r.error("format", "text_list gives one value per lane: a lane metric only");
+  }
   if (!column || !metric) return std::nullopt;
   rule.column = static_cast<std::uint32_t>(*column);
   return rule;
+}
+
+// table.cross_check item: {columns: [A, B], tolerance: T, required: BOOL}.
+std::optional<CrossCheck> readCrossCheck(OptionReader& r, const TableSpec& table) {
+  auto columns = readIntegers(r, "columns", 1, kMaxColumn);
+  double tolerance = 0;
+  if (r.has("tolerance")) {
+    auto given = r.optionalDouble("tolerance");
+    if (given && *given >= 0 && *given <= 1e6) {
+      tolerance = *given;
+    } else {
+      r.error("tolerance", "expected a number from 0 to 1e6");
+    }
+  }
+  const bool required = r.optionalBool("required").value_or(false);
+  if (!columns) return std::nullopt;
+  if (columns->size() != 2 || (*columns)[0] == (*columns)[1]) {
+    r.error("columns", "expected two different columns");
+    return std::nullopt;
+  }
+  CrossCheck check{static_cast<std::uint32_t>((*columns)[0]), static_cast<std::uint32_t>((*columns)[1]), tolerance,
+                   required};
+  const ColumnRule* rules[2] = {nullptr, nullptr};
+  for (const auto& rule : table.columns) {
+    if (rule.threshold) continue;
+    if (rule.column == check.first) rules[0] = &rule;
+    if (rule.column == check.second) rules[1] = &rule;
+  }
+  if (!rules[0] || !rules[1]) {
+    r.error("columns", "both columns must be readings listed under columns");
+    return std::nullopt;
+  }
+  if (metricName(rules[0]->metric) != metricName(rules[1]->metric) ||
+      rules[0]->metric.kind != MetricTarget::Kind::kLane) {
+    r.error("columns", "the two columns must give the same lane metric");
+    return std::nullopt;
+  }
+  return check;
 }
 
 TableSpec readTable(OptionReader& r, std::vector<std::string>& warnings) {
@@ -590,6 +647,9 @@ TableSpec readTable(OptionReader& r, std::vector<std::string>& warnings) {
   });
   forEachItem(r, "columns", true, [&](OptionReader& item) {
     if (auto rule = readColumnRule(item, warnings)) table.columns.push_back(std::move(*rule));
+  });
+  forEachItem(r, "cross_check", false, [&](OptionReader& item) {
+    if (auto check = readCrossCheck(item, table)) table.cross_checks.push_back(*check);
   });
   return table;
 }
@@ -614,6 +674,11 @@ Profile readProfile(OptionReader& r) {
   profile.name = r.requiredString("name");
   profile.description = r.optionalString("description").value_or("");
   profile.sys_object_ids = readSysObjectIds(r);
+  if (auto descr = readPattern(r, "sys_descr", false)) {
+    if (profile.sys_object_ids.empty()) r.error("sys_descr", "only with sys_object_id");
+    profile.sys_descr = std::move(descr->regex);
+    profile.sys_descr_text = std::move(descr->text);
+  }
   if (r.has("entity_sensors")) profile.entity_sensors = readEntitySensors(r.child("entity_sensors"), profile.warnings);
   forEachItem(r, "tables", false,
               [&](OptionReader& item) { profile.tables.push_back(readTable(item, profile.warnings)); });
@@ -705,6 +770,8 @@ Profile extendProfile(const Profile& base, const Profile& child) {
   out.source = child.source + " (extends " + base.name + " from " + base.source + ")";
   out.extends.clear();
   out.sys_object_ids = child.sys_object_ids;
+  out.sys_descr = child.sys_descr;
+  out.sys_descr_text = child.sys_descr_text;
   if (!child.description.empty()) out.description = child.description;
   if (child.entity_sensors) out.entity_sensors = child.entity_sensors;
   out.warnings.insert(out.warnings.end(), child.warnings.begin(), child.warnings.end());

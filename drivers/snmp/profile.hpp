@@ -63,6 +63,10 @@ enum class ValueFormat : std::uint8_t {
   kInteger,  // INTEGER, Gauge32, Counter32 ... (the default)
   kText,     // an OCTET STRING holding a decimal number, units after it allowed ("-2.35 dBm")
   kFloat32,  // IEEE 754 single precision: the 32 bits as an unsigned integer, or 4 octets big-endian
+  // An OCTET STRING of comma-separated numbers, one per lane from the row's
+  // lane on ("-1.25,-1.39,-2.47,-1.34"); an item without a number ("-Inf") is
+  // not reported for its lane. Huawei's per-lane DOM text.
+  kTextList,
 };
 
 // Raw values a vendor uses for "not reported" (OcNOS -1000.01, 0xFFFF ...):
@@ -154,10 +158,12 @@ struct ColumnRule {
 // A row that describes no module (an empty cage, a port without diagnostics):
 // it yields no Sample and none of its columns count, thresholds included.
 struct RowSkip {
-  enum class Kind : std::uint8_t { kAllZero, kEquals, kNotEquals };
+  // kAllIn: every listed column is missing or one of `values` (a vendor whose
+  // empty cage is a row of sentinels: Huawei -1 / -255).
+  enum class Kind : std::uint8_t { kAllZero, kEquals, kNotEquals, kAllIn };
   Kind kind = Kind::kAllZero;
-  std::vector<std::uint32_t> columns;  // kAllZero: every one is 0 or missing; else one column
-  std::vector<std::int64_t> values;    // kEquals / kNotEquals
+  std::vector<std::uint32_t> columns;  // kAllZero, kAllIn: every one; else one column
+  std::vector<std::int64_t> values;    // kEquals / kNotEquals / kAllIn
 };
 
 // How a table row names its port. The default: the `port_arc` index arc is
@@ -180,6 +186,21 @@ struct TablePortSpec {
   std::vector<std::uint32_t> template_arcs;
 };
 
+// Two columns that report the same reading in different forms (Huawei: a power
+// column whose unit depends on the platform, and a per-lane text column). When
+// both give a port a value and `first`'s lies outside the range of `second`'s
+// lanes widened by `tolerance` (in the metric's unit, dB for power), the
+// metric is dropped on every lane of the port with an issue: one of the two is
+// decoded in the wrong unit, and the profile cannot tell which.
+struct CrossCheck {
+  std::uint32_t first = 0;
+  std::uint32_t second = 0;
+  double tolerance = 0;
+  // Also drop `first` where `second` gave nothing to check it against (a
+  // profile for a platform whose unit is not known).
+  bool required = false;
+};
+
 struct TableSpec {
   std::string name;
   Oid entry;
@@ -189,6 +210,7 @@ struct TableSpec {
   int lane_base = 1;
   std::vector<RowSkip> skip_rows;
   std::vector<ColumnRule> columns;
+  std::vector<CrossCheck> cross_checks;
 };
 
 struct Profile {
@@ -199,6 +221,10 @@ struct Profile {
   // extendProfile); empty once resolved or when not given.
   std::string extends;
   std::vector<Oid> sys_object_ids;  // prefixes
+  // `sys_descr`: the profile applies only where sysDescr.0 matches (Huawei
+  // VRP 5 and YunShan share sysObjectID prefixes but not the power unit).
+  std::optional<std::regex> sys_descr;
+  std::string sys_descr_text;
   std::optional<EntitySensorSpec> entity_sensors;
   std::vector<TableSpec> tables;
   // Things that load but should be changed (old metric names), each

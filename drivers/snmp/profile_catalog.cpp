@@ -94,14 +94,17 @@ std::shared_ptr<const Profile> ProfileCatalog::byName(std::string_view name) con
   return nullptr;
 }
 
-std::shared_ptr<const Profile> ProfileCatalog::bySysObjectId(const Oid& sys_object_id) const {
+std::shared_ptr<const Profile> ProfileCatalog::bySysObjectId(const Oid& sys_object_id,
+                                                             const std::string& sys_descr) const {
   std::shared_ptr<const Profile> best;
-  std::size_t best_len = 0;
+  std::size_t best_rank = 0;  // 2 x prefix length, +1 for a sys_descr that matched
   for (const auto& p : profiles_) {
+    if (p->sys_descr && !std::regex_search(sys_descr, *p->sys_descr)) continue;
     for (const auto& prefix : p->sys_object_ids) {
-      if (sys_object_id.startsWith(prefix) && prefix.size() > best_len) {
+      const std::size_t rank = 2 * prefix.size() + (p->sys_descr ? 1 : 0);
+      if (sys_object_id.startsWith(prefix) && rank > best_rank) {
         best = p;
-        best_len = prefix.size();
+        best_rank = rank;
       }
     }
   }

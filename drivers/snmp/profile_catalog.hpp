@@ -27,8 +27,10 @@ class ProfileCatalog {
 
   void add(std::shared_ptr<const Profile> profile);
   std::shared_ptr<const Profile> byName(std::string_view name) const;
-  // The profile with the longest sys_object_id prefix of `sys_object_id`.
-  std::shared_ptr<const Profile> bySysObjectId(const Oid& sys_object_id) const;
+  // The profile with the longest sys_object_id prefix of `sys_object_id`
+  // among those whose `sys_descr` (if any) matches `sys_descr`; on equal
+  // length, one with a matching sys_descr wins over one without.
+  std::shared_ptr<const Profile> bySysObjectId(const Oid& sys_object_id, const std::string& sys_descr = {}) const;
   const std::vector<std::shared_ptr<const Profile>>& profiles() const { return profiles_; }
 
  private:

@@ -604,6 +604,7 @@ Cell cellValue(const Varbind& vb, ValueFormat format) {
       if (auto v = vb.asInteger()) return {Cell::Kind::kNumber, static_cast<double>(*v), {}};
       return {Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected an integer"};
     case ValueFormat::kText:
+    case ValueFormat::kTextList:  // one item at a time, through rowCells
       if (vb.type != VarType::kOctetString)
         return {Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected text"};
       return textNumber(vb.asText().value_or(""));
@@ -625,6 +626,76 @@ Cell cellValue(const Varbind& vb, ValueFormat format) {
   return {};
 }
 
+// The numbers one cell gives, first lane first: one, or one per item of a
+// text_list ("-1.25,-1.39,-Inf,-1.34": lane 3 not reported).
+std::vector<Cell> rowCells(const Varbind& vb, ValueFormat format) {
+  if (format != ValueFormat::kTextList) return {cellValue(vb, format)};
+  if (vb.type != VarType::kOctetString)
+    return {{Cell::Kind::kBad, 0, std::string(toString(vb.type)) + ", expected text"}};
+  const std::string text = vb.asText().value_or("");
+  std::vector<Cell> out;
+  std::size_t start = 0;
+  while (start <= text.size() && out.size() <= static_cast<std::size_t>(kMaxLane)) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    out.push_back(textNumber(text.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  if (text.empty()) out.front().why = "empty text";
+  return out;
+}
+
+void dropLaneMetric(Sample& sample, LaneMetric metric) {
+  for (Lane& lane : sample.lanes) {
+    if (Reading* v = lane.values.find(metric)) v->reset();
+    if (metric == LaneMetric::kRxPowerDbm) lane.status.rx_no_light.reset();
+    if (metric == LaneMetric::kTxPowerDbm) lane.status.tx_no_light.reset();
+  }
+}
+
+// cross_check: where both columns gave a port a reading and they disagree,
+// the metric is dropped on every lane of the port (which of the two is in
+// the wrong unit is not known), with an issue naming both.
+void crossCheck(const TableSpec& table,
+                const std::map<std::pair<std::uint32_t, std::string>, std::vector<double>>& values, SampleSet& samples,
+                IssueList& issues, Trace* trace) {
+  for (const auto& check : table.cross_checks) {
+    const ColumnRule* rule = nullptr;
+    for (const auto& r : table.columns) {
+      if (!r.threshold && r.column == check.first) rule = &r;
+    }
+    if (!rule) continue;
+    for (auto it = values.lower_bound({check.first, std::string()});
+         it != values.end() && it->first.first == check.first; ++it) {
+      const std::string& port = it->first.second;
+      auto other = values.find({check.second, port});
+      if (other == values.end() || other->second.empty()) {
+        if (!check.required) continue;
+        issues.add(table.name + " port " + port + ": " + metricName(rule->metric) + " from column " +
+                   std::to_string(check.first) + " has no reading in column " + std::to_string(check.second) +
+                   " to check its unit against, not reported");
+        dropLaneMetric(samples.port(port, nullptr), rule->metric.lane);
+        continue;
+      }
+      const auto range = std::minmax_element(other->second.begin(), other->second.end());
+      const double lo = *range.first;
+      const double hi = *range.second;
+      const bool agree = std::all_of(it->second.begin(), it->second.end(),
+                                     [&](double v) { return v >= lo - check.tolerance && v <= hi + check.tolerance; });
+      char text[200];
+      std::snprintf(text, sizeof text, "column %u says %g, column %u says %g..%g", check.first, it->second.front(),
+                    check.second, lo, hi);
+      if (agree) {
+        if (trace)
+          trace->add(table.name + " port " + port + ": " + metricName(rule->metric) + " cross-checked, " + text);
+        continue;
+      }
+      issues.add(table.name + " port " + port + ": " + metricName(rule->metric) + " readings disagree (" + text +
+                 "): the unit of one is wrong for this platform, not reported");
+      dropLaneMetric(samples.port(port, nullptr), rule->metric.lane);
+    }
+  }
+}
+
 using RowIndex = std::vector<std::uint32_t>;
 
 // The rows a table's skip_rows rules call "no module", sorted.
@@ -635,11 +706,16 @@ std::vector<RowIndex> skippedRows(const TableSpec& table, const VarbindStore& va
     for (const auto& vb : first.rows()) {
       auto index = first.indexOf(vb);
       bool skip = false;
-      if (rule.kind == RowSkip::Kind::kAllZero) {
+      if (rule.kind == RowSkip::Kind::kAllZero || rule.kind == RowSkip::Kind::kAllIn) {
         skip = true;
         for (auto col : rule.columns) {
           const auto* cell = col == rule.columns.front() ? &vb : values.column(table.entry, col).find(index);
-          if (cell && cell->asInteger().value_or(1) != 0) {
+          if (!cell) continue;
+          const auto v = cell->asInteger();
+          const bool nothing = rule.kind == RowSkip::Kind::kAllZero
+                                   ? v.value_or(1) == 0
+                                   : v && std::find(rule.values.begin(), rule.values.end(), *v) != rule.values.end();
+          if (!nothing) {
             skip = false;
             break;
           }
@@ -654,8 +730,9 @@ std::vector<RowIndex> skippedRows(const TableSpec& table, const VarbindStore& va
         std::string cols;
         for (auto col : rule.columns) cols += (cols.empty() ? "" : ",") + std::to_string(col);
         trace->add(table.name + "." + indexText(index) + ": row skipped (no module): " +
-                   (rule.kind == RowSkip::Kind::kAllZero
-                        ? "all_zero " + cols
+                   (rule.kind == RowSkip::Kind::kAllZero ? "all_zero " + cols
+                    : rule.kind == RowSkip::Kind::kAllIn
+                        ? "all_in " + cols
                         : "column " + cols + " = " + std::to_string(vb.asInteger().value_or(0))));
       }
       out.emplace_back(index.begin(), index.end());
@@ -733,8 +810,14 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
       return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
     });
   };
+  // Readings of the columns a cross_check compares, by (column, port).
+  std::map<std::pair<std::uint32_t, std::string>, std::vector<double>> check_values;
   for (const auto& rule : table.columns) {
     std::set<std::pair<std::string, int>> given;  // (port, lane or 0) this column has set, for row_wins
+    const bool checked =
+        !rule.threshold && std::any_of(table.cross_checks.begin(), table.cross_checks.end(), [&](const CrossCheck& x) {
+          return x.first == rule.column || x.second == rule.column;
+        });
     auto column = values.column(table.entry, rule.column);
     auto precision_col = rule.precision_column ? values.column(table.entry, rule.precision_column) : Column();
     auto scale_col = rule.scale_column ? values.column(table.entry, rule.scale_column) : Column();
@@ -772,74 +855,110 @@ void applyTable(const TableSpec& table, const Layout& layout, const VarbindStore
                      std::to_string(*v));
         continue;
       }
-      const Cell cell = cellValue(vb, rule.format);
-      if (cell.kind == Cell::Kind::kBad) {
-        issues.add(table.name + "." + std::to_string(rule.column) + "." + indexText(index) + ": " + cell.why);
-        continue;
-      }
-      if (cell.kind == Cell::Kind::kAbsent || rule.absent.matches(cell.raw)) {
+      const std::vector<Cell> cells = rowCells(vb, rule.format);
+      for (std::size_t item = 0; item < cells.size(); ++item) {
+        const Cell& cell = cells[item];
+        const int cell_lane = lane + static_cast<int>(item);
+        if (cell_lane > kMaxLane) {
+          issues.add(table.name + "." + std::to_string(rule.column) + "." + indexText(index) + ": more lanes than " +
+                     std::to_string(kMaxLane));
+          break;
+        }
+        if (cell.kind == Cell::Kind::kBad) {
+          issues.add(table.name + "." + std::to_string(rule.column) + "." + indexText(index) + ": " + cell.why);
+          continue;
+        }
+        if (cell.kind == Cell::Kind::kAbsent || rule.absent.matches(cell.raw)) {
+          if (trace) {
+            trace->add(cell_name + ": not reported (" +
+                       (cell.kind == Cell::Kind::kAbsent ? cell.why : "sentinel " + std::to_string(cell.raw)) + ")");
+          }
+          continue;
+        }
+        double v = cell.raw / rule.divisor;
+        if (rule.precision_column) {
+          const auto* p = precision_col.find(index);
+          auto digits = p && p->asInteger() ? precisionFactor(*p->asInteger()) : std::nullopt;
+          if (!digits) {
+            issues.add(table.name + "." + indexText(index) + ": precision missing or out of range");
+            continue;
+          }
+          v *= *digits;
+        }
+        if (rule.scale_column) {
+          const auto* sc = scale_col.find(index);
+          auto scale = sc && sc->asInteger() ? scaleFactor(*sc->asInteger()) : std::nullopt;
+          if (!scale) {
+            issues.add(table.name + "." + indexText(index) + ": scale missing or out of range");
+            continue;
+          }
+          v *= *scale;
+        }
+        if (rule.exponent_column) {
+          // No BER or ratio a module reports needs more than 10^+-40; anything
+          // beyond is a broken agent, not a value.
+          constexpr std::int64_t kMaxExponent = 40;
+          const auto* e = exponent_col.find(index);
+          auto exponent = e ? e->asInteger() : std::nullopt;
+          if (!exponent || *exponent < -kMaxExponent || *exponent > kMaxExponent) {
+            issues.add(table.name + "." + indexText(index) + ": exponent missing or out of range");
+            continue;
+          }
+          v *= std::pow(10.0, static_cast<double>(rule.exponent_sign * *exponent));
+        }
+        if (rule.threshold) {
+          if (auto t = convertThreshold(rule.metric, rule.unit, v))
+            setThreshold(sample, rule.metric, *rule.threshold, *t);
+          continue;
+        }
+        auto c = convert(rule.metric, rule.unit, v);
+        if (!c) {
+          issues.add(table.name + "." + indexText(index) + ": " + c.error().message);
+          continue;
+        }
+        // A module value has one slot per port, whatever lane the row is on.
+        // `last` (the default) needs no bookkeeping: every row simply replaces.
+        const bool repeat =
+            rule.row_wins != RowWins::kLast &&
+            !given.emplace(port, rule.metric.kind == MetricTarget::Kind::kModule ? 0 : cell_lane).second;
+        if (repeat &&
+            !rowReplaces(rule.row_wins, currentValue(sample, rule.metric, static_cast<std::uint16_t>(cell_lane)),
+                         c->value)) {
+          if (trace)
+            trace->add(cell_name + ": " + std::to_string(c->value) + " not kept, an earlier row wins (row_wins)");
+          continue;
+        }
+        setValue(sample, rule.metric, static_cast<std::uint16_t>(cell_lane), *c);
+        if (checked) check_values[{rule.column, port}].push_back(c->value);
         if (trace) {
-          trace->add(cell_name + ": not reported (" +
-                     (cell.kind == Cell::Kind::kAbsent ? cell.why : "sentinel " + std::to_string(cell.raw)) + ")");
+          trace->add(cell_name + ": " + std::string(metricName(rule.metric)) + " port " + port + " lane " +
+                     std::to_string(cell_lane) + " = " + std::to_string(c->value) + " (raw " +
+                     std::to_string(cell.raw) + ")");
         }
-        continue;
       }
-      double v = cell.raw / rule.divisor;
-      if (rule.precision_column) {
-        const auto* p = precision_col.find(index);
-        auto digits = p && p->asInteger() ? precisionFactor(*p->asInteger()) : std::nullopt;
-        if (!digits) {
-          issues.add(table.name + "." + indexText(index) + ": precision missing or out of range");
-          continue;
-        }
-        v *= *digits;
-      }
-      if (rule.scale_column) {
-        const auto* sc = scale_col.find(index);
-        auto scale = sc && sc->asInteger() ? scaleFactor(*sc->asInteger()) : std::nullopt;
-        if (!scale) {
-          issues.add(table.name + "." + indexText(index) + ": scale missing or out of range");
-          continue;
-        }
-        v *= *scale;
-      }
-      if (rule.exponent_column) {
-        // No BER or ratio a module reports needs more than 10^+-40; anything
-        // beyond is a broken agent, not a value.
-        constexpr std::int64_t kMaxExponent = 40;
-        const auto* e = exponent_col.find(index);
-        auto exponent = e ? e->asInteger() : std::nullopt;
-        if (!exponent || *exponent < -kMaxExponent || *exponent > kMaxExponent) {
-          issues.add(table.name + "." + indexText(index) + ": exponent missing or out of range");
-          continue;
-        }
-        v *= std::pow(10.0, static_cast<double>(rule.exponent_sign * *exponent));
-      }
-      if (rule.threshold) {
-        if (auto t = convertThreshold(rule.metric, rule.unit, v))
-          setThreshold(sample, rule.metric, *rule.threshold, *t);
-        continue;
-      }
-      auto c = convert(rule.metric, rule.unit, v);
-      if (!c) {
-        issues.add(table.name + "." + indexText(index) + ": " + c.error().message);
-        continue;
-      }
-      // A module value has one slot per port, whatever lane the row is on.
-      // `last` (the default) needs no bookkeeping: every row simply replaces.
-      const bool repeat = rule.row_wins != RowWins::kLast &&
-                          !given.emplace(port, rule.metric.kind == MetricTarget::Kind::kModule ? 0 : lane).second;
-      if (repeat &&
-          !rowReplaces(rule.row_wins, currentValue(sample, rule.metric, static_cast<std::uint16_t>(lane)), c->value)) {
-        if (trace)
-          trace->add(cell_name + ": " + std::to_string(c->value) + " not kept, an earlier row wins (row_wins)");
-        continue;
-      }
-      setValue(sample, rule.metric, static_cast<std::uint16_t>(lane), *c);
-      if (trace) {
-        trace->add(cell_name + ": " + std::string(metricName(rule.metric)) + " port " + port + " lane " +
-                   std::to_string(lane) + " = " + std::to_string(c->value) + " (raw " + std::to_string(cell.raw) + ")");
-      }
+    }
+  }
+  if (!table.cross_checks.empty()) crossCheck(table, check_values, samples, issues, trace);
+}
+
+// A laser that is off draws no bias current and emits nothing: a lane with
+// 0 mA bias and exactly 0 dBm (1 mW) Tx power is a port whose agent writes 0
+// for "no reading" (NX-OS on an admin-down port gives Tx and Rx as dBm raw 0,
+// bias 0). 0 dBm would read as a healthy link, so the lane's powers that are
+// exactly 0 dBm are not reported; a receiver the device calls dark keeps its
+// -40 dBm floor and flag.
+void dropDarkLaserPower(Sample& sample, Trace* trace) {
+  for (Lane& lane : sample.lanes) {
+    const Reading* bias = lane.values.find(LaneMetric::kTxBiasMilliamperes);
+    const Reading* tx = lane.values.find(LaneMetric::kTxPowerDbm);
+    if (!bias || !*bias || **bias != 0.0 || !tx || !*tx || **tx != 0.0) continue;
+    for (LaneMetric m : {LaneMetric::kTxPowerDbm, LaneMetric::kRxPowerDbm}) {
+      Reading* v = lane.values.find(m);
+      if (v && *v && **v == 0.0) v->reset();
+    }
+    if (trace) {
+      trace->add("port " + sample.port + " lane " + std::to_string(lane.number) +
+                 ": laser off (bias 0 mA), its 0 dBm power readings not reported");
     }
   }
 }
@@ -985,6 +1104,7 @@ PollResult apply(const Profile& profile, const Layout& layout, const VarbindStor
     for (const auto& table : profile.tables) applyTable(table, layout, values, samples, issues, trace);
   }
   result.samples = samples.take();
+  for (auto& sample : result.samples) dropDarkLaserPower(sample, trace);
   return result;
 }
 

@@ -21,6 +21,7 @@ namespace opticsd::snmp {
 
 // Standard OIDs the decoder reads besides the profile's own tables.
 namespace oids {
+inline const Oid kSysDescr{1, 3, 6, 1, 2, 1, 1, 1, 0};
 inline const Oid kSysObjectId{1, 3, 6, 1, 2, 1, 1, 2, 0};
 inline const Oid kEntPhysicalEntry{1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1};  // ENTITY-MIB (RFC 6933)
 inline const Oid kEntAliasMappingIdentifier{1, 3, 6, 1, 2, 1, 47, 1, 3, 2, 1, 2};

@@ -147,24 +147,33 @@ void SnmpDriver::withAddress(const std::shared_ptr<Round>& round, const std::str
   }
   if (profile_) return startWalks(round);
 
-  session_->get({oids::kSysObjectId}, [this, round](Result<std::vector<Varbind>> result) {
+  // sysDescr too: some vendors (Huawei VRP 5 and YunShan) share a sysObjectID
+  // prefix but not the units of their tables, and only the version text tells.
+  session_->get({oids::kSysObjectId, oids::kSysDescr}, [this, round](Result<std::vector<Varbind>> result) {
     if (round_ != round) return;
     round->answered_async = true;
     if (!result) {
       round->errors.push_back(result.error().message);
       return finishRound(round);
     }
-    if (result->empty() || result->front().type != VarType::kObjectId) {
+    const Varbind* id_vb = nullptr;
+    std::string descr;
+    for (const auto& vb : *result) {
+      if (vb.oid == oids::kSysObjectId && vb.type == VarType::kObjectId) id_vb = &vb;
+      if (vb.oid == oids::kSysDescr) descr = vb.asText().value_or("");
+    }
+    if (!id_vb) {
       round->errors.push_back("sysObjectID.0 missing or not an OID; set 'profile:' for this target");
       return finishRound(round);
     }
-    const Oid& id = result->front().oid_value;
-    profile_ = catalog_ ? catalog_->bySysObjectId(id) : nullptr;
+    const Oid& id = id_vb->oid_value;
+    profile_ = catalog_ ? catalog_->bySysObjectId(id, descr) : nullptr;
     if (!profile_) {
       round->errors.push_back("no SNMP profile matches sysObjectID " + id.toString() + "; set 'profile:'");
       return finishRound(round);
     }
     profile_chosen_by_ = "chosen by sysObjectID " + id.toString();
+    if (profile_->sys_descr) profile_chosen_by_ += " and sysDescr matching '" + profile_->sys_descr_text + "'";
     startWalks(round);
   });
 }

@@ -28,6 +28,7 @@
 #include "agents.hpp"
 #include "blocking_dns.hpp"
 #include "driver_helpers.hpp"
+#include "drivers/plausibility.hpp"
 #include "drivers/snmp/netsnmp_session.hpp"
 #include "drivers/snmp/snmp_driver.hpp"
 
@@ -594,6 +595,31 @@ std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
+std::pair<std::string, int> firstWordLaneOne(const std::string& d) { return {words(d)[0], 1}; }
+
+// "<port> Lane N ..." (lanes from 1) or "<port> lane N ..." (Junos, lanes from 0).
+std::pair<std::string, int> portAndLaneWord(const std::string& d) {
+  auto w = words(d);
+  if (w.size() > 2 && w[1] == "Lane") return {w[0], std::atoi(w[2].c_str())};
+  if (w.size() > 2 && w[1] == "lane") return {w[0], std::atoi(w[2].c_str()) + 1};
+  return {w[0], 1};
+}
+
+// LibreNMS invents limits where a device gives none (SOURCES.md): temperature
+// current +20 / -10, voltage x1.15 / x0.85. Those are not the device's.
+bool inventedByLibreNms(const std::string& cls, double current, double limit) {
+  if (cls == "temperature") return std::abs(limit - (current + 20)) < 1e-6 || std::abs(limit - (current - 10)) < 1e-6;
+  if (cls == "voltage") {
+    return std::abs(limit - current * 1.15) < 1e-6 * current || std::abs(limit - current * 0.85) < 1e-6 * current;
+  }
+  return false;
+}
+
+// Every walk in ../shared/data/snmp but the two IOS-XR ones (issue 25 item 2,
+// not done: see the profile cisco-iosxr), each polled with the profile chosen
+// from its sysObjectID (and sysDescr), every Sample through the plausibility
+// pass, then compared with LibreNMS's values and limits. Where LibreNMS is
+// wrong the test says so and asserts the right value.
 TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
   std::string dir = std::string(OPTICSD_SHARED_DATA_DIR) + "/snmp";
   if (const char* env = std::getenv("OPTICSD_SHARED_DATA_DIR")) dir = std::string(env) + "/snmp";
@@ -608,15 +634,17 @@ TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
          if (slash == std::string::npos) return std::make_pair(p, 1);
          return std::make_pair(p.substr(0, slash), std::atoi(p.c_str() + slash + 1));
        }},
-      {"cisco-nexus3064pq",
+      {"cisco-nexus3064pq", portAndLaneWord},
+      {"juniper-mx5t", portAndLaneWord},
+      {"juniper-junos-ex4300-48mp-vc", portAndLaneWord},
+      {"nokia-sros-7250-ixr-s", portAndLaneWord},
+      {"huawei-vrp-s5720-32x-ei", firstWordLaneOne},
+      {"huawei-yunshan-cloudengine-s6750-h", firstWordLaneOne},
+      // FSOS names ports with a space: "TenGigabitEthernet 0/1 RX".
+      {"fs-fsos-n5860-48sc",
        [](const std::string& d) {
          auto w = words(d);
-         return std::make_pair(w[0], w.size() > 2 && w[1] == "Lane" ? std::atoi(w[2].c_str()) : 1);
-       }},
-      {"juniper-mx5t",
-       [](const std::string& d) {
-         auto w = words(d);
-         return std::make_pair(w[0], w.size() > 2 && w[1] == "lane" ? std::atoi(w[2].c_str()) + 1 : 1);
+         return std::make_pair(w[0] + " " + w[1], 1);
        }},
   };
   std::vector<std::string> files;
@@ -639,8 +667,21 @@ TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
                                      "\ncommunity: " + c.file + "\ntimeout: 10s\nretries: 0\n"));
     auto r = pollAll(io, drivers)[0];
     ASSERT_FALSE(r.samples.empty()) << errorsOf(r);
+    const bool ex4300 = c.file == "juniper-junos-ex4300-48mp-vc";
+    for (auto& sample : r.samples) {
+      dropImplausibleValues(sample);  // the pass every driver's Samples go through
+      for (const auto& issue : sample.issues) {
+        // Only the EX4300's own garbage limits (temperature 13/7/0/0, voltage) are out of order.
+        if (issue.find("out of order") != std::string::npos) {
+          EXPECT_TRUE(ex4300 &&
+                      (issue.rfind("temperature_celsius", 0) == 0 || issue.rfind("supply_voltage_volts", 0) == 0))
+              << sample.port << ": " << issue;
+        }
+      }
+    }
     auto expected = nlohmann::json::parse(std::ifstream(json_path));
     int compared = 0;
+    int limits_compared = 0;
     for (const auto& s : expected["sensors"]) {
       std::string cls = s["sensor_class"];
       std::string descr = s["sensor_descr"];
@@ -665,29 +706,70 @@ TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
       bool rx = descr.find("Rx") != std::string::npos || descr.find("RX") != std::string::npos ||
                 descr.find("Receive") != std::string::npos;
       std::optional<double> got;
+      std::optional<Thresholds> limits;
+      double scale = 1.0;  // LibreNMS's unit per ours
       double tolerance = 0.006;
       if (cls == "temperature") {
         got = sample->module[ModuleMetric::kTemperatureCelsius];
+        limits = sample->thresholds(ModuleMetric::kTemperatureCelsius);
       } else if (cls == "voltage") {
         got = sample->module[ModuleMetric::kSupplyVoltageVolts];
+        limits = sample->thresholds(ModuleMetric::kSupplyVoltageVolts);
       } else if (cls == "current") {
         auto ma = laneValue(LaneMetric::kTxBiasMilliamperes);
         if (ma) got = *ma / 1000.0;  // LibreNMS: amperes
+        limits = sample->thresholds(LaneMetric::kTxBiasMilliamperes);
+        scale = 1.0 / 1000.0;
         tolerance = 1e-6;
       } else if (cls == "dbm" || cls == "power") {
-        got = laneValue(rx ? LaneMetric::kRxPowerDbm : LaneMetric::kTxPowerDbm);
+        const LaneMetric m = rx ? LaneMetric::kRxPowerDbm : LaneMetric::kTxPowerDbm;
+        got = laneValue(m);
+        if (cls == "dbm") limits = sample->thresholds(m);
         if (cls == "power") want = want > 0 ? 10.0 * std::log10(want * 1000.0) : -40.0;  // caveat 3: dell "power" is W
-        // Caveat 2: LibreNMS maps no light to 0 dBm on NX-OS; opticsd says -40 dBm + no-light.
-        if (want == 0.0 && got && *got == -40.0) want = -40.0;
+        // LibreNMS maps no light to 0 dBm (NX-OS) or -60 dBm (uw_to_dbm of 0);
+        // opticsd says -40 dBm + the no-light flag.
+        if ((want == 0.0 || want <= -40.0) && got && *got == -40.0) want = -40.0;
       } else {
         continue;
       }
       ASSERT_TRUE(got) << descr << " (" << cls << ") not decoded";
       EXPECT_NEAR(*got, want, tolerance) << descr << " (" << cls << ")";
       ++compared;
+
+      const std::pair<const char*, Reading Thresholds::*> kinds[] = {
+          {"sensor_limit", &Thresholds::high_alarm},
+          {"sensor_limit_warn", &Thresholds::high_warning},
+          {"sensor_limit_low", &Thresholds::low_alarm},
+          {"sensor_limit_low_warn", &Thresholds::low_warning}};
+      for (const auto& [key, field] : kinds) {
+        if (!s.contains(key) || s[key].is_null() || cls == "power") continue;
+        const double theirs = s[key];
+        const Reading ours = limits ? (*limits).*field : Reading{};
+        if (!ours) {
+          const bool excused = inventedByLibreNms(cls, s["sensor_current"], theirs) ||
+                               theirs == 0.0 ||                   // an unset limit, which LibreNMS stores as 0
+                               (ex4300 && cls == "temperature");  // out of order: dropped, with an issue
+          EXPECT_TRUE(excused) << descr << " (" << cls << ") " << key << " " << theirs << " not decoded";
+          continue;
+        }
+        double right = theirs;
+        if (c.file == "huawei-vrp-s5720-32x-ei" && cls == "dbm") {
+          // LibreNMS is wrong here: it reads these 0.01 dBm limits as uW and
+          // stores -13.1 dBm, which no column of the row gives under either
+          // unit. The row's hwEntityOpticalRxHighThreshold (column 14) is raw
+          // 99: 0.99 dBm, what the MIB and every other Huawei platform say.
+          right = 0.99;
+        }
+        if (c.file == "cisco-nexus3064pq" && theirs == -1.0 && *ours == 0.0) {
+          right = 0.0;  // the device's threshold row says 0 (raw 0, scale units); LibreNMS stores -1
+        }
+        EXPECT_NEAR(*ours * scale, right, cls == "current" ? 1e-6 : 0.006) << descr << " (" << cls << ") " << key;
+        ++limits_compared;
+      }
     }
     EXPECT_GT(compared, 0);
-    std::cout << c.file << ": compared " << compared << " sensors, " << r.samples.size() << " samples\n";
+    std::cout << c.file << ": compared " << compared << " sensors and " << limits_compared << " limits, "
+              << r.samples.size() << " samples\n";
   }
 }
 

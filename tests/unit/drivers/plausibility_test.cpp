@@ -67,5 +67,55 @@ TEST(Plausibility, ImpossibleThresholdsGoAndAnEmptySetGoesWithThem) {
   EXPECT_NE(s.issues[0].find("temperature_celsius threshold 1e+30"), std::string::npos) << s.issues[0];
 }
 
+// Item 9 of issue 25: ARISTA-ENTITY-SENSOR-MIB read with its low columns
+// swapped gave "low alarm -14.4 dBm, low warning -16.4 dBm". No spec allows
+// that order, whichever driver produced it: the set goes, with an issue.
+TEST(Plausibility, AThresholdSetOutOfOrderIsDroppedWhole) {
+  Sample s;
+  Thresholds swapped;
+  swapped.high_alarm = 2.0;
+  swapped.high_warning = 1.0;
+  swapped.low_warning = -16.4;
+  swapped.low_alarm = -14.4;
+  s.mutableThresholds(LaneMetric::kRxPowerDbm) = swapped;
+  Thresholds junos_garbage;  // EX4300 module row: high 13 / 7, warnings 0
+  junos_garbage.high_alarm = 13.0;
+  junos_garbage.low_alarm = 7.0;
+  junos_garbage.high_warning = 0.0;
+  junos_garbage.low_warning = 0.0;
+  s.mutableThresholds(ModuleMetric::kTemperatureCelsius) = junos_garbage;
+  Thresholds partial;  // only alarms given: the warning levels are unused, not out of order
+  partial.high_alarm = 3.6;
+  partial.low_alarm = 3.0;
+  s.mutableThresholds(ModuleMetric::kSupplyVoltageVolts) = partial;
+  Thresholds equal;  // all one value: odd, but no level contradicts another
+  equal.high_alarm = equal.high_warning = equal.low_warning = equal.low_alarm = 8.16;
+  s.mutableThresholds(LaneMetric::kTxPowerDbm) = equal;
+
+  EXPECT_EQ(dropImplausibleValues(s), 8u);
+  EXPECT_FALSE(s.thresholds(LaneMetric::kRxPowerDbm));
+  EXPECT_FALSE(s.thresholds(ModuleMetric::kTemperatureCelsius));
+  ASSERT_TRUE(s.thresholds(ModuleMetric::kSupplyVoltageVolts));
+  EXPECT_EQ(s.thresholds(ModuleMetric::kSupplyVoltageVolts)->low_alarm, 3.0);
+  ASSERT_TRUE(s.thresholds(LaneMetric::kTxPowerDbm));
+  ASSERT_EQ(s.issues.size(), 2u);
+  EXPECT_EQ(s.issues[0],
+            "temperature_celsius thresholds out of order (high alarm 13, high warning 0, low warning 0, low alarm 7), "
+            "set dropped");
+  EXPECT_EQ(s.issues[1],
+            "rx_power_dbm thresholds out of order (high alarm 2, high warning 1, low warning -16.4, low alarm -14.4), "
+            "set dropped");
+
+  Sample ordered;
+  Thresholds good;
+  good.high_alarm = 2.0;
+  good.high_warning = 1.0;
+  good.low_warning = -14.4;
+  good.low_alarm = -16.4;
+  ordered.mutableThresholds(LaneMetric::kRxPowerDbm) = good;
+  EXPECT_EQ(dropImplausibleValues(ordered), 0u);
+  EXPECT_TRUE(ordered.issues.empty());
+}
+
 }  // namespace
 }  // namespace opticsd

@@ -369,5 +369,108 @@ TEST(Decoder, NonOperationalSensorIsNotReported) {
   EXPECT_TRUE(r.samples[0].module[ModuleMetric::kSupplyVoltageVolts]);
 }
 
+// ---- Issue 25: fixtures built from the MIBs (tests/fixtures/snmp/generate.py) ----
+
+// VRP 5: hwEntityOpticalRxPower/TxPower in uW (500 uW = -3.0103 dBm), bias in
+// uA, limits in 0.01 dBm; the lane text (0.01 dBm) agrees, so the uW column
+// stands on lane 1. The empty cage's row is all sentinels: no Sample, no error.
+TEST(HuaweiProfile, Vrp5PowerInMicrowattsAndLimitsInHundredthsOfDbm) {
+  auto r = decode(shippedProfile("huawei-vrp5"), fixtureStore("huawei-vrp5.snmprec"), "sw", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 1u);
+  const Sample& s = r.samples[0];
+  EXPECT_EQ(s.port, "XGigabitEthernet0/0/1");
+  EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kTemperatureCelsius], 36.0);
+  EXPECT_DOUBLE_EQ(*s.module[ModuleMetric::kSupplyVoltageVolts], 3.29);
+  ASSERT_EQ(s.lanes.size(), 1u);
+  EXPECT_NEAR(*s.lanes[0].values[LaneMetric::kRxPowerDbm], dbm(0.5), 1e-9);
+  EXPECT_NEAR(*s.lanes[0].values[LaneMetric::kTxPowerDbm], dbm(0.631), 1e-9);
+  EXPECT_NEAR(*s.lanes[0].values[LaneMetric::kTxBiasMilliamperes], 6.8, 1e-9);
+  const auto& rx = s.thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, 0.5);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -18.01);
+  EXPECT_DOUBLE_EQ(*rx->high_warning, -1.0);
+  EXPECT_DOUBLE_EQ(*rx->low_warning, -15.0);
+}
+
+// YunShan: the same columns in signed 0.01 dBm (+1.25 dBm is a real Tx), the
+// lane text in dBm with every lane of a 100G module; "-Inf" is a lane not
+// reported, -40.00 the dark floor with its flag.
+TEST(HuaweiProfile, YunShanHundredthsOfDbmAndEveryLaneFromTheText) {
+  auto r = decode(shippedProfile("huawei-vrp8-yunshan"), fixtureStore("huawei-yunshan.snmprec"), "sw", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 1u);
+  const Sample& s = r.samples[0];
+  EXPECT_EQ(s.port, "100GE1/0/1");
+  ASSERT_EQ(s.lanes.size(), 4u);
+  EXPECT_DOUBLE_EQ(*s.lanes[0].values[LaneMetric::kRxPowerDbm], -2.10);
+  EXPECT_DOUBLE_EQ(*s.lanes[1].values[LaneMetric::kRxPowerDbm], -2.30);
+  EXPECT_FALSE(s.lanes[2].values[LaneMetric::kRxPowerDbm]);
+  EXPECT_DOUBLE_EQ(*s.lanes[3].values[LaneMetric::kRxPowerDbm], -2.50);
+  EXPECT_DOUBLE_EQ(*s.lanes[0].values[LaneMetric::kTxPowerDbm], 1.25);
+  EXPECT_DOUBLE_EQ(*s.lanes[2].values[LaneMetric::kTxPowerDbm], -40.0);
+  EXPECT_EQ(s.lanes[2].status.tx_no_light, true);
+  EXPECT_DOUBLE_EQ(*s.lanes[1].values[LaneMetric::kTxBiasMilliamperes], 7.6);
+  EXPECT_DOUBLE_EQ(*s.thresholds(LaneMetric::kTxPowerDbm)->high_alarm, 5.0);
+}
+
+TEST(HuaweiProfile, OnlyEmptyCagesGiveNoSampleAndNoError) {
+  auto r = decode(shippedProfile("huawei-vrp5"), fixtureStore("huawei-empty-cages.snmprec"), "sw", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  EXPECT_TRUE(r.samples.empty());
+}
+
+// A platform no profile names: a power whose column and lane text disagree
+// is refused with an issue; the other port and the temperature stay.
+TEST(HuaweiProfile, UnknownPlatformRefusesReadingsThatDisagree) {
+  auto r = decode(shippedProfile("huawei-entity-extent"), fixtureStore("huawei-unknown-platform.snmprec"), "sw", 0);
+  const Sample* good = findPort(r, "25GE1/0/1");
+  const Sample* bad = findPort(r, "25GE1/0/2");
+  ASSERT_NE(good, nullptr);
+  ASSERT_NE(bad, nullptr);
+  EXPECT_DOUBLE_EQ(*good->lanes[0].values[LaneMetric::kRxPowerDbm], -3.5);
+  EXPECT_DOUBLE_EQ(*good->lanes[0].values[LaneMetric::kTxPowerDbm], -1.2);
+  EXPECT_DOUBLE_EQ(*bad->module[ModuleMetric::kTemperatureCelsius], 42.0);
+  for (const auto& lane : bad->lanes) {
+    EXPECT_FALSE(lane.values[LaneMetric::kRxPowerDbm]);
+    EXPECT_FALSE(lane.values[LaneMetric::kTxPowerDbm]);
+  }
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_NE(r.errors[0].find("port 25GE1/0/2: rx_power_dbm readings disagree"), std::string::npos) << r.errors[0];
+  EXPECT_NE(r.errors[1].find("port 25GE1/0/2: tx_power_dbm readings disagree"), std::string::npos) << r.errors[1];
+}
+
+// NX-OS admin-down: dBm(14) raw 0 with bias 0 is a laser that is off, not
+// 1 mW of light.
+TEST(CiscoProfile, AdminDownLaserIsNotZeroDbm) {
+  auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-nxos-admin-down.snmprec"), "sw", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* down = findPort(r, "Ethernet1/1");
+  const Sample* up = findPort(r, "Ethernet1/2");
+  ASSERT_NE(down, nullptr);
+  ASSERT_NE(up, nullptr);
+  const Lane* dark = findLane(*down, 1);
+  ASSERT_NE(dark, nullptr);
+  EXPECT_FALSE(dark->values[LaneMetric::kTxPowerDbm]);
+  EXPECT_FALSE(dark->values[LaneMetric::kRxPowerDbm]);
+  EXPECT_DOUBLE_EQ(*dark->values[LaneMetric::kTxBiasMilliamperes], 0.0);
+  EXPECT_DOUBLE_EQ(*down->module[ModuleMetric::kTemperatureCelsius], 30.5);
+  EXPECT_DOUBLE_EQ(*findLane(*up, 1)->values[LaneMetric::kTxPowerDbm], -40.0);  // -400 x 10^-1 dBm: the floor
+  EXPECT_DOUBLE_EQ(*findLane(*up, 1)->values[LaneMetric::kRxPowerDbm], -2.5);
+}
+
+// Junos EVO lists lanes a module lacks, all zero but the laser temperature:
+// "all zero" means the optical columns, so only lane 1 comes out.
+TEST(JuniperProfile, EvoAllZeroLanesWithALaserTemperatureAreNoLanes) {
+  auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-evo.snmprec"), "sw", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* s = findPort(r, "et-0/0/0");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->lanes.size(), 1u);
+  EXPECT_EQ(s->lanes[0].number, 1);
+  EXPECT_DOUBLE_EQ(*s->lanes[0].values[LaneMetric::kRxPowerDbm], -3.12);
+}
+
 }  // namespace
 }  // namespace opticsd::snmp

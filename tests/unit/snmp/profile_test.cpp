@@ -38,15 +38,37 @@ TEST(ProfileLoader, PicksBySysObjectIdLongestPrefix) {
 
 TEST(ProfileLoader, NoTwoShippedProfilesClaimTheSameSysObjectIdPrefix) {
   // Otherwise the choice falls to file order, silently (the old sonic/dell-os9 clash on 6027.1.3).
+  // A prefix may be shared by profiles that tell devices apart by sys_descr.
   auto catalog = ProfileCatalog::load({std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles"});
   ASSERT_TRUE(catalog) << catalog.error().message;
   std::map<std::string, std::string> owner;
   for (const auto& profile : (*catalog)->profiles()) {
     for (const auto& prefix : profile->sys_object_ids) {
-      auto [it, fresh] = owner.emplace(prefix.toString(), profile->name);
+      auto [it, fresh] = owner.emplace(prefix.toString() + " " + profile->sys_descr_text, profile->name);
       EXPECT_TRUE(fresh) << prefix.toString() << " is claimed by " << it->second << " and " << profile->name;
     }
   }
+}
+
+// Huawei VRP 5 and YunShan share sysObjectID 1.3.6.1.4.1.2011.2.23 but not
+// the unit of their power columns: sysDescr picks the profile, and a
+// platform neither names gets the one that checks its readings.
+TEST(ProfileLoader, HuaweiPlatformIsChosenBySysDescr) {
+  auto catalog = ProfileCatalog::load({std::string(OPTICSD_SOURCE_DIR) + "/schemas/snmp-profiles"});
+  ASSERT_TRUE(catalog) << catalog.error().message;
+  const Oid s5720 = *Oid::parse("1.3.6.1.4.1.2011.2.23.294");
+  auto pick = [&](const std::string& descr) {
+    auto p = (*catalog)->bySysObjectId(s5720, descr);
+    return p ? p->name : std::string("none");
+  };
+  EXPECT_EQ(pick("S5720-32X-EI-24S-AC\nHuawei Versatile Routing Platform Software\r\n VRP (R) software,Version 5.170 "
+                 "(S5720 V200R010C00SPC600)"),
+            "huawei-vrp5");
+  EXPECT_EQ(pick("Huawei YunShan OS\nVersion 1.24.0.1 (S6700 V600R024C00SPC100)"), "huawei-vrp8-yunshan");
+  EXPECT_EQ(pick("Huawei Versatile Routing Platform Software\nVRP (R) software, Version 8.180 (NE8000 V800R012)"),
+            "huawei-vrp8-yunshan");
+  EXPECT_EQ(pick("Huawei Versatile Routing Platform Software\nVRP (R) software, Version 3.30"), "huawei-entity-extent");
+  EXPECT_EQ(pick(""), "huawei-entity-extent");
 }
 
 TEST(ProfileLoader, ErrorsCarryLocation) {
