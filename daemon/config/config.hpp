@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/config/maintenance_list.hpp"
 #include "daemon/exporter/export_detail.hpp"
 #include "daemon/remote_write/remote_write_config.hpp"
 #include "daemon/rules/rule_config.hpp"
@@ -98,6 +99,7 @@ struct Config {
   std::optional<RemoteWriteConfig> remote_write;  // push every poll to a remote-write receiver
   RuleSet rules;                                  // `rules:` over the defaults, parsed once at load
   Topology topology;                              // `topology:`, parsed once at load
+  MaintenanceList maintenance;                    // `maintenance:` (issue 30): ports paused on purpose
 
   std::vector<const TargetConfig*> targetsForThisShard() const;
 };

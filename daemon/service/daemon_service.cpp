@@ -230,6 +230,10 @@ class DaemonService {
     pipeline_->addNeighborStage([this](const std::string& target, const std::vector<LinkNeighbor>& neighbors) {
       rules_->setNeighbors(target, neighbors);
     });
+    // Ports paused by `maintenance:` are marked before the rules see them (config_ follows reloads).
+    pipeline_->addStage([this](const std::string& target, std::vector<Sample>& samples) {
+      config_.maintenance.apply(target, samples);
+    });
     pipeline_->addStage(
         [this](const std::string& target, std::vector<Sample>& samples) { rules_->evaluate(target, samples); });
   }

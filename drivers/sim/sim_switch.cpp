@@ -69,7 +69,7 @@ constexpr double kRunawayLaserTempKnee = 60.0;  // case temperature where the TE
 constexpr int kTailFirstBin = 4;
 constexpr double kTailBurstsPerSecond = 0.5;
 constexpr double kTailBerOnset = 0.7;
-constexpr double kTailBerLog10Rise = 2.0;
+constexpr double kTailBerLog10Rise = 3.0;
 // Why the kernel would say the link went down (uapi ethtool_link_ext_state
 // 3 bad signal integrity; substates 1 many physical errors, 4 SerDes ALOS).
 constexpr LinkDownReason kFlapReason{3, 1};
