@@ -246,7 +246,7 @@ TEST(ReplayDriver, CaptureRoundTripGivesIdenticalSamples) {
     std::vector<FecStep> steps;
     for (std::size_t i = 0; i < p.fec.size(); ++i) {
       const auto r = readingAt(p, i);
-      steps.push_back({r.fec, r.link});
+      steps.push_back({r.fec, r.link, {}, false});
     }
     ASSERT_TRUE(writeCapturePort(dir.path(), readingAt(p, 0), steps));
   }
