@@ -12,7 +12,8 @@ Sample sampleFromReading(const std::string& target, std::int64_t timestamp_ms, c
   sample.port = reading.port;
   sample.timestamp_ms = timestamp_ms;
   sample.module_present = reading.module_present;
-  if (reading.module_present) eeprom::decodeModule(reading.memory, sample);
+  // A busy module (firmware flashing) gave no pages on purpose: nothing to decode, nothing wrong.
+  if (reading.module_present && !reading.maintenance) eeprom::decodeModule(reading.memory, sample);
   sample.issues.insert(sample.issues.end(), reading.issues.begin(), reading.issues.end());
   sample.fec = reading.fec;
   sample.link = reading.link;
