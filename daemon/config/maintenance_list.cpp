@@ -23,7 +23,7 @@ void MaintenanceList::apply(std::string_view target, std::vector<Sample>& sample
 
 MaintenanceList readMaintenanceList(const YAML::Node& list, const std::string& file, std::vector<ConfigIssue>& issues) {
   MaintenanceList out;
-  if (!list) return out;
+  if (!list || list.IsNull()) return out;  // absent: nothing paused
   if (!list.IsSequence()) {
     OptionReader(YAML::Node(), file, "maintenance", issues)
         .error("", "expected a list of {target: NAME, ports: [PORT, ...]}");
