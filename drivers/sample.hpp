@@ -233,6 +233,26 @@ struct Lane {
   LaneStatus status;
 };
 
+// One bin of the FEC codeword histogram (IEEE 802.3ck/df "FEC codeword error
+// bins", Linux ETHTOOL_A_FEC_STAT_HIST, SONiC's IF_IN_FEC_CODEWORD_ERRORS_S<n>):
+// codewords that arrived with low..high symbol errors (inclusive), cumulative.
+struct FecHistogramBin {
+  std::uint16_t low = 0;
+  std::uint16_t high = 0;
+  std::optional<std::uint64_t> codewords_total;     // the port's count, where reported
+  std::vector<std::uint64_t> lane_codewords_total;  // index 0 = lane 1, where counted per lane
+  bool operator==(const FecHistogramBin&) const = default;
+};
+
+// The FEC tail of one poll window: the highest bin whose count grew since the
+// previous poll (its upper bound, in symbols), and the margin to what the code
+// corrects (correctable symbols - tail, never negative). Derived from two
+// successive histograms (drivers/fec_tail.hpp); absent without a window.
+struct FecTail {
+  std::optional<std::uint16_t> symbols;
+  std::vector<std::optional<std::uint16_t>> lane_symbols;  // index 0 = lane 1
+};
+
 // Cumulative FEC counters as the NIC or switch reports them. Rates and BER
 // are derived by the pipeline from two successive Samples.
 struct FecCounters {
@@ -240,11 +260,30 @@ struct FecCounters {
   std::optional<std::uint64_t> uncorrectable_blocks_total;
   std::optional<std::uint64_t> corrected_bits_total;
   std::vector<std::optional<std::uint64_t>> lane_corrected_bits_total;  // index 0 = lane 1
-  std::optional<std::uint64_t> bits_per_block;  // for estimating bits from blocks where no bit counter exists
+  std::optional<std::uint64_t> bits_per_block;       // for estimating bits from blocks where no bit counter exists
+  std::vector<FecHistogramBin> histogram;            // ascending bins, where the device reports them
+  std::optional<std::uint16_t> correctable_symbols;  // t of the active RS code: 15 RS(544,514), 7 RS(528,514)
+  FecTail tail;                                      // derived per poll window
   bool empty() const {
     return !corrected_blocks_total && !uncorrectable_blocks_total && !corrected_bits_total &&
-           lane_corrected_bits_total.empty();
+           lane_corrected_bits_total.empty() && histogram.empty();
   }
+  // correctable_symbols - tail where both are known (clamped at 0).
+  std::optional<std::uint16_t> margin(std::optional<std::uint16_t> tail_symbols) const {
+    if (!tail_symbols || !correctable_symbols) return std::nullopt;
+    return *tail_symbols >= *correctable_symbols ? std::uint16_t{0}
+                                                 : static_cast<std::uint16_t>(*correctable_symbols - *tail_symbols);
+  }
+};
+
+// Why a link is down, in the Linux kernel's taxonomy (uapi linux/ethtool.h
+// enum ethtool_link_ext_state and its substate enums, 5.10+), which other
+// sources map onto (drivers/link_down_reason.hpp names each and says what an
+// engineer does next).
+struct LinkDownReason {
+  std::uint8_t state = 0;                // ETHTOOL_LINK_EXT_STATE_*
+  std::optional<std::uint8_t> substate;  // ETHTOOL_LINK_EXT_SUBSTATE_* of that state, where given
+  bool operator==(const LinkDownReason&) const = default;
 };
 
 struct LinkState {
@@ -252,7 +291,17 @@ struct LinkState {
   std::optional<std::uint64_t> down_events_total;  // counted as they happen, not from latches
   std::optional<double> speed_gbps;
   std::optional<std::uint16_t> lanes;
-  std::optional<double> lane_line_rate_gbps;  // including FEC overhead (53.125 for 50G PAM4)
+  std::optional<double> lane_line_rate_gbps;       // including FEC overhead (53.125 for 50G PAM4)
+  std::optional<LinkDownReason> down_reason;       // while the link is down, where the device says why
+  std::optional<LinkDownReason> last_down_reason;  // why it went down last (kept after it comes back)
+};
+
+// A module the daemon must leave alone for now: its firmware is being
+// flashed (the kernel answers EBUSY), a CMIS CDB command is in progress, or
+// the config pauses it (`maintenance:`). Its poll is not an error and raises
+// no alert.
+struct Maintenance {
+  std::string reason;  // "firmware_flashing", "cdb_busy", "configured"
 };
 
 struct Sample {
@@ -271,7 +320,8 @@ struct Sample {
   std::vector<Lane> lanes;
   FecCounters fec;
   LinkState link;
-  std::vector<std::string> issues;  // what could not be decoded; valid fields still come through
+  std::optional<Maintenance> maintenance;  // set: in maintenance, values may be missing on purpose
+  std::vector<std::string> issues;         // what could not be decoded; valid fields still come through
 
   const ModuleIdentity& identity() const { return *shared_identity; }
   ModuleIdentity& mutableIdentity() { return shared_identity.mutate(); }

@@ -61,7 +61,7 @@ int runCapture(const CaptureOptions& options) {
   driver.onReading([&](const module::PortReading& reading) {
     auto& port = captured[reading.port];
     if (!port.first && reading.module_present) port.first = reading;
-    port.steps.push_back({reading.fec, reading.link});
+    port.steps.push_back({reading.fec, reading.link, {}, reading.maintenance.has_value()});
   });
   std::vector<std::string> errors;
   PollPreparation preparation;

@@ -92,6 +92,9 @@ int pollOnce(const PollOnceArgs& args) {
   PolledTargets polled;
   Pipeline pipeline;
   pipeline.addSink(polled);
+  pipeline.setMaintenanceMarker([list = config->maintenance](const std::string& target, std::vector<Sample>& samples) {
+    list.apply(target, samples);
+  });
   std::vector<std::string> names;
   for (const auto& plan : plans) names.push_back(plan.name);
   pipeline.setTargets(names);

@@ -312,6 +312,8 @@ ConfigResult loadConfigText(const std::string& text, const std::string& source) 
   config.rules = parseRules(top.raw("rules").value_or(YAML::Node()), source, errors.issues);
   config.topology = parseTopology(top.raw("topology").value_or(YAML::Node()), source, errors.issues);
   config.instances = parseInstances(top.raw("instances").value_or(YAML::Node()), source, errors.issues);
+  // `maintenance:` (issue 30): targets and ports paused on purpose.
+  config.maintenance = readMaintenanceList(top.raw("maintenance").value_or(YAML::Node()), source, errors.issues);
   top.rejectUnknownKeys();
   if (config.targets.empty() && errors.issues.empty()) {
     top.error("targets", "no targets configured: add at least one under 'targets:'");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/config/maintenance_list.hpp"
 #include "daemon/exporter/export_detail.hpp"
 #include "daemon/remote_write/remote_write_config.hpp"
 #include "daemon/rules/rule_config.hpp"
@@ -103,6 +104,7 @@ struct Config {
   RuleSet rules;                                  // `rules:` over the defaults, parsed once at load
   Topology topology;                              // `topology:`, parsed once at load
   InstancesConfig instances;                      // `instances:`: far ends other opticsd instances serve
+  MaintenanceList maintenance;                    // `maintenance:` (issue 30): ports paused on purpose
 
   std::vector<const TargetConfig*> targetsForThisShard() const;
 };

@@ -111,6 +111,30 @@ const std::vector<FamilySpec>& familySpecs() {
                                 "Link down transitions of the port, as counted by the device.", counter);
     t[kLinkSpeed] = family("opticsd_link_speed_bytes_per_second",
                            "Negotiated link speed of the port in bytes per second (base unit; x8 for bit/s).", gauge);
+    t[kPortFecTail] =
+        family("opticsd_port_fec_tail_symbols",
+               "FEC tail: the highest codeword bin (symbol errors) that grew since the previous poll.", gauge);
+    t[kPortFecMargin] =
+        family("opticsd_port_fec_margin_symbols",
+               "Symbols the active RS code could still correct beyond the FEC tail (15 for RS(544,514)).", gauge);
+    t[kLaneFecTail] = family("opticsd_lane_fec_tail_symbols",
+                             "FEC tail of the lane, where the device counts the histogram per lane.", gauge);
+    t[kLaneFecMargin] = family("opticsd_lane_fec_margin_symbols",
+                               "FEC margin of the lane, where the device counts the histogram per lane.", gauge);
+    t[kPortFecCodewords] =
+        family("opticsd_port_fec_codewords_total",
+               "FEC codewords received with low..high symbol errors (the codeword histogram bin).", counter);
+    t[kLaneFecCodewords] =
+        family("opticsd_lane_fec_codewords_total",
+               "FEC codewords of the lane with low..high symbol errors, where counted per lane.", counter);
+    t[kLinkDownReason] = family("opticsd_port_link_down_reason",
+                                "Why the link is down, as the device says (Linux link extended state); present (1) "
+                                "only while down.",
+                                gauge);
+    t[kModuleMaintenance] = family("opticsd_module_maintenance",
+                                   "The module is in maintenance (firmware flashing, a CMIS CDB command, or paused by "
+                                   "config); present (1) only then.",
+                                   gauge);
     t[kModulePresent] =
         family("opticsd_module_present", "Whether a module is plugged into the port (1 = present).", gauge);
     t[kModuleInfo] = family("opticsd_module_info",

@@ -20,6 +20,7 @@
 #include "daemon/exporter/export_detail.hpp"
 #include "daemon/exporter/label_value.hpp"
 #include "daemon/exporter/latest_samples.hpp"
+#include "drivers/link_down_reason.hpp"
 
 namespace opticsd::exporter_detail {
 
@@ -61,6 +62,14 @@ enum Fixed : std::size_t {
   kLinkUp,
   kLinkDownEvents,
   kLinkSpeed,
+  kPortFecTail,
+  kPortFecMargin,
+  kLaneFecTail,
+  kLaneFecMargin,
+  kPortFecCodewords,
+  kLaneFecCodewords,
+  kLinkDownReason,
+  kModuleMaintenance,
   kModulePresent,
   kModuleInfo,
   kFamilyCount,
@@ -188,6 +197,27 @@ class SeriesWalker {
     if (link.speed_gbps && std::isfinite(*link.speed_gbps) && full_) {
       series(kLinkSpeed, Scope::kModule, *link.speed_gbps * 1e9 / 8);
     }
+    // The FEC tail and margin: two series a port at the default level; the
+    // bins themselves and the lanes' tails only at full.
+    if (fec.tail.symbols) series(kPortFecTail, Scope::kModule, double(*fec.tail.symbols));
+    if (const auto m = fec.margin(fec.tail.symbols)) series(kPortFecMargin, Scope::kModule, double(*m));
+    for (std::size_t i = 0; full_ && i < fec.histogram.size(); ++i) {
+      const FecHistogramBin& bin = fec.histogram[i];
+      if (!bin.codewords_total) continue;
+      const std::string low = std::to_string(bin.low), high = std::to_string(bin.high);
+      series(kPortFecCodewords, Scope::kModule, double(*bin.codewords_total), {{"low", low}, {"high", high}});
+    }
+    // Why the link is down, only while it is down: one series with the
+    // reason as labels keeps a port at one series at most.
+    if (link.down_reason && !link.up.value_or(false)) {
+      const std::string reason = sanitizeLabelValue(linkDownReasonName(*link.down_reason));
+      const std::string substate = sanitizeLabelValue(linkDownSubstateName(*link.down_reason));
+      series(kLinkDownReason, Scope::kModule, 1.0, {{"reason", reason}, {"substate", substate}});
+    }
+    if (s.maintenance) {
+      const std::string reason = sanitizeLabelValue(s.maintenance->reason);
+      series(kModuleMaintenance, Scope::kModule, 1.0, {{"reason", reason}});
+    }
 
     seen_.clear();
     for (const Lane& lane : s.lanes) {
@@ -218,6 +248,21 @@ class SeriesWalker {
       if (!fec.lane_corrected_bits_total[i]) continue;
       sink_.beginLane(static_cast<std::uint16_t>(i + 1));
       series(kLaneFecCorrectedBits, Scope::kLane, double(*fec.lane_corrected_bits_total[i]));
+    }
+    for (std::size_t i = 0; full_ && i < fec.tail.lane_symbols.size() && i < 0xFFFF; ++i) {
+      const auto& tail = fec.tail.lane_symbols[i];
+      if (!tail) continue;
+      sink_.beginLane(static_cast<std::uint16_t>(i + 1));
+      series(kLaneFecTail, Scope::kLane, double(*tail));
+      if (const auto m = fec.margin(tail)) series(kLaneFecMargin, Scope::kLane, double(*m));
+    }
+    for (std::size_t b = 0; full_ && b < fec.histogram.size(); ++b) {
+      const FecHistogramBin& bin = fec.histogram[b];
+      const std::string low = std::to_string(bin.low), high = std::to_string(bin.high);
+      for (std::size_t i = 0; i < bin.lane_codewords_total.size() && i < 0xFFFF; ++i) {
+        sink_.beginLane(static_cast<std::uint16_t>(i + 1));
+        series(kLaneFecCodewords, Scope::kLane, double(bin.lane_codewords_total[i]), {{"low", low}, {"high", high}});
+      }
     }
   }
 

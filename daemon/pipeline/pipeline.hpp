@@ -40,6 +40,11 @@ class Pipeline {
 
   std::uint64_t cycles() const { return cycles_; }
 
+  // The ports paused on purpose, marked in every poll's preparation.
+  void setMaintenanceMarker(PollPreparation::MaintenanceMarker marker) {
+    preparation_.setMaintenanceMarker(std::move(marker));
+  }
+
  private:
   std::shared_ptr<const std::vector<Sample>> share(const std::string& target, std::vector<Sample> samples);
   void logErrors(const PollReport& report);

@@ -22,6 +22,7 @@ std::size_t PollPreparation::prepare(const std::string& target, std::int64_t sta
     implausible += dropThresholdsOncePerModule(target, sample);
     fec_.apply(sample);
   }
+  if (maintenance_) maintenance_(target, samples);
   return implausible;
 }
 

@@ -10,13 +10,16 @@
 //      (rate-limited per target); impossible module thresholds are dropped
 //      every poll but said and counted once per module (per serial, so a
 //      swapped-in module is told of again);
-//   3. FEC: pre-FEC BER derived from the counters (FecBerDeriver).
+//   3. FEC: pre-FEC BER derived from the counters (FecBerDeriver);
+//   4. maintenance: the ports the config pauses (`maintenance:`) marked, so
+//      every sink sees them as such (no findings, no alerts).
 //
 // Keeps per-target state (FEC baselines, modules already told of): one
 // preparation per stream of polls. Not thread-safe: the polling thread only.
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -35,6 +38,11 @@ class PollPreparation {
   // (every impossible reading; a module's impossible thresholds once).
   std::size_t prepare(const std::string& target, std::int64_t started_ms, std::vector<Sample>& samples);
 
+  // Marks the Samples of ports paused on purpose (the config's `maintenance:`
+  // list, swapped on reload); empty: nothing is paused.
+  using MaintenanceMarker = std::function<void(const std::string& target, std::vector<Sample>& samples)>;
+  void setMaintenanceMarker(MaintenanceMarker marker) { maintenance_ = std::move(marker); }
+
   // A reload removed `target`: its FEC baselines and told-of modules go.
   void forgetTarget(const std::string& target);
 
@@ -42,6 +50,7 @@ class PollPreparation {
   std::size_t dropThresholdsOncePerModule(const std::string& target, Sample& sample);
 
   FecBerDeriver fec_;
+  MaintenanceMarker maintenance_;
   LogLimiter limiter_;
   // Per target, the modules ("port\nserial") whose impossible thresholds were said.
   std::map<std::string, std::set<std::string>, std::less<>> thresholds_reported_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "daemon/rules/rule_type.hpp"
+#include "drivers/link_down_reason.hpp"
 
 namespace opticsd {
 
@@ -41,11 +42,18 @@ Outcome evaluateFlapping(const RuleInput& in, const ResolvedRule& r) {
   return o;
 }
 
+std::string linkDownDetail(const Outcome& o, const ModuleRuleState& st) {
+  std::string d = describe(o);
+  if (st.last_down_reason) d += "; last down: " + describeLinkDown(*st.last_down_reason);
+  return d;
+}
+
 extern const RuleType kFlappingRule{
     .name = "flapping",
     .trend = true,
     .means_bouncing = true,
     .evaluate = evaluateFlapping,
+    .detail = linkDownDetail,
     .closeness = [](const ResolvedRule&, bool critical) { return critical ? 0.9 : 0.7; },
     .reason = [](const Finding& f) { return "link flapping: " + f.detail; },
 };

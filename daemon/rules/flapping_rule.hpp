@@ -3,6 +3,8 @@
 // transitions seen where there is none) and LOS/LOL rises on any lane, summed
 // over the window and scaled per hour.
 
+#include <string>
+
 #include "daemon/rules/rule_input.hpp"
 #include "daemon/rules/rule_outcome.hpp"
 
@@ -12,5 +14,10 @@ namespace opticsd {
 LaneMask losMask(const Sample& s);
 
 Outcome evaluateFlapping(const RuleInput& in, const ResolvedRule& r);
+
+// describe(o), then why the link last went down and what to do about it,
+// where the device says (drivers/link_down_reason.hpp): the detail of the
+// findings a link going down raises (flapping, lane_dark).
+std::string linkDownDetail(const Outcome& o, const ModuleRuleState& st);
 
 }  // namespace opticsd

@@ -1,5 +1,6 @@
 // One lane dark (no light, or LOS) while others have light: a lane failure,
 // per lane. One pass over the lanes per poll says which lanes breach.
+#include "daemon/rules/flapping_rule.hpp"
 #include "daemon/rules/rule_type.hpp"
 
 namespace opticsd {
@@ -51,6 +52,7 @@ extern const RuleType kLaneDarkRule{
     .lane_light = LaneLight::kYes,
     .scan_lanes = scanDarkLanes,
     .evaluate_lane = evaluateLaneDark,
+    .detail = linkDownDetail,
     .closeness = [](const ResolvedRule&, bool) { return 0.95; },
     .reason =
         [](const Finding& f) {

@@ -74,6 +74,7 @@ struct ModuleRuleState {
 
   int profile = -1;  // index into the engine's profiles; -1 until resolved
   std::optional<bool> last_up;
+  std::optional<LinkDownReason> last_down_reason;  // why the link last went down, where the device says
   LaneMask last_los_mask = 0;
   Modulation modulation = Modulation::kUnknown;
   bool fec = false;

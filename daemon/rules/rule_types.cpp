@@ -21,6 +21,7 @@ extern const RuleType kLaneDarkRule;
 extern const RuleType kFlappingRule;
 extern const RuleType kLinkLossRule;
 extern const RuleType kTxBiasLimitRule;
+extern const RuleType kFecTailRule;
 
 namespace {
 
@@ -38,6 +39,7 @@ const std::array kRuleTypes{
     &kFlappingRule,          // flapping_rule.cpp
     &kLinkLossRule,          // link_loss_rule.cpp
     &kTxBiasLimitRule,       // tx_bias_limit_rule.cpp
+    &kFecTailRule,           // fec_tail_rule.cpp
 };
 
 }  // namespace

@@ -419,6 +419,12 @@ void RulesEngine::Impl::evaluateModule(ModuleRuleState& st, const Sample& s, std
     }
   }
 
+  // A module in maintenance (firmware flashing, a CDB command, paused by
+  // config) is left alone: no rule counts it, findings stay as they were.
+  if (s.maintenance) return;
+  // Why the link went down, for the findings' detail (this poll's first).
+  if (const auto& r = s.link.down_reason ? s.link.down_reason : s.link.last_down_reason) st.last_down_reason = r;
+
   const RuleInput in{st, prof, s, agg, now, common_temp_slope, *this};
   // A poll caught mid-bounce of a link already found flapping says nothing
   // new about its lanes: their rules neither breach nor count clean, so they

@@ -23,6 +23,7 @@ std::vector<std::string> laneColumns() {
   std::vector<std::string> out;
   for (const auto& m : kLaneMetricInfo) out.emplace_back(m.key);
   for (auto c : kLaneStatusColumns) out.emplace_back(c);
+  for (auto c : kLaneFecColumns) out.emplace_back(c);
   return out;
 }
 

@@ -60,7 +60,11 @@ const std::vector<std::string_view>& moduleHistoryKeys() {
 }
 
 const std::vector<std::string_view>& laneHistoryKeys() {
-  static const auto keys = collect(kLaneMetricInfo, kLaneStatusColumns);
+  static const auto keys = [] {
+    auto all = collect(kLaneMetricInfo, kLaneStatusColumns);
+    all.insert(all.end(), kLaneFecColumns.begin(), kLaneFecColumns.end());
+    return all;
+  }();
   return keys;
 }
 
@@ -146,6 +150,17 @@ PackedValues packedValues(const Sample& sample, const MetricCodes& codes) {
   add("link_up", 0, real(sample.link.up));
   add("link_down_events_total", 0, real(sample.link.down_events_total));
   add("link_speed_gbps", 0, sample.link.speed_gbps);
+  const FecCounters& fec = sample.fec;
+  add("fec_tail_symbols", 0, real(fec.tail.symbols));
+  add("fec_margin_symbols", 0, real(fec.margin(fec.tail.symbols)));
+  if (const auto& r = sample.link.down_reason)
+    add("link_down_reason_code", 0, r->state * 256.0 + r->substate.value_or(0));
+  if (sample.maintenance) add("maintenance", 0, 1.0);
+  for (std::size_t l = 0; l < fec.tail.lane_symbols.size() && l < kMaxLanes; ++l) {
+    const int n = static_cast<int>(l + 1);
+    add("fec_tail_symbols", n, real(fec.tail.lane_symbols[l]));
+    add("fec_margin_symbols", n, real(fec.margin(fec.tail.lane_symbols[l])));
+  }
   for (const Lane& lane : sample.lanes) {
     if (lane.number < 1 || lane.number > kMaxLanes) continue;
     const int n = lane.number;

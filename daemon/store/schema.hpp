@@ -18,10 +18,19 @@
 namespace opticsd {
 
 // module_samples columns besides module_id, ts_ms, present and the ModuleMetric keys.
-inline constexpr std::array<std::string_view, 6> kModuleCounterColumns{
+// From fec_tail_symbols on, keys history has kept since issue 30 (no
+// migration: the packed rows give each key a code at open). The link-down
+// reason is stored as the kernel's state x 256 + substate
+// (drivers/link_down_reason.hpp), maintenance as 1 while in maintenance.
+inline constexpr std::array<std::string_view, 10> kModuleCounterColumns{
     "fec_corrected_blocks_total", "fec_uncorrectable_blocks_total",
     "fec_corrected_bits_total",   "link_up",
-    "link_down_events_total",     "link_speed_gbps"};
+    "link_down_events_total",     "link_speed_gbps",
+    "fec_tail_symbols",           "fec_margin_symbols",
+    "link_down_reason_code",      "maintenance"};
+
+// Lane keys of the FEC tail, where the histogram is counted per lane.
+inline constexpr std::array<std::string_view, 2> kLaneFecColumns{"fec_tail_symbols", "fec_margin_symbols"};
 
 // lane_samples columns besides module_id, lane, ts_ms and the LaneMetric keys:
 // the lane flags of drivers/sample.hpp, then data_path_state.

@@ -16,7 +16,7 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 }
 
 bool isFlag(std::string_view key) {
-  if (key == "present" || key == "link_up") return true;
+  if (key == "present" || key == "link_up" || key == "maintenance") return true;
   return std::any_of(kLaneFlagInfo.begin(), kLaneFlagInfo.end(), [key](const auto& flag) { return flag.key == key; });
 }
 
@@ -29,7 +29,10 @@ std::int64_t clampToInt64(double v) {
 
 ValueCodec codecFor(std::string_view key) {
   if (isFlag(key)) return {ValueKind::kFlag, 1};
-  if (endsWith(key, "_total") || key == "data_path_state") return {ValueKind::kInteger, 1};
+  if (endsWith(key, "_total") || endsWith(key, "_symbols") || key == "data_path_state" ||
+      key == "link_down_reason_code") {
+    return {ValueKind::kInteger, 1};
+  }
   if (endsWith(key, "_ratio") &&
       (key.find("ber") != std::string_view::npos || key.find("errored_frames") != std::string_view::npos)) {
     return {ValueKind::kLog10, 100};

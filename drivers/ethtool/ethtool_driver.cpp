@@ -52,6 +52,7 @@ void EthtoolDriver::poll(std::int64_t now_ms, Done done) {
     auto monitor = LinkMonitor::start(io_);
     if (monitor) {
       links_ = std::move(*monitor);
+      links_->onDown([this](const std::string& ifname) { askWhyDown(ifname); });
     } else {
       spdlog::warn("target={} driver=ethtool link_monitor=off reason=\"{}\"", target_, monitor.error().message);
     }
@@ -92,6 +93,20 @@ void EthtoolDriver::resolveFamily(std::function<void()> then) {
   });
 }
 
+void EthtoolDriver::askWhyDown(const std::string& ifname) {
+  if (!channel_ || !family_) return;
+  const auto seq = channel_->nextSeq();
+  auto message = buildEthtoolGet(family_->id, ETHTOOL_MSG_LINKSTATE_GET, seq, ifname, 0);
+  if (!message) return;
+  // The channel belongs to this driver and drops its handlers when closed.
+  channel_->request(seq, std::move(*message), [this, ifname](NetlinkChannel::Reply reply) {
+    if (reply.error != 0 || !links_) return;
+    if (auto state = parseLinkStateReply(reply.message.payload); state && state->down_reason) {
+      links_->recordDownReason(ifname, *state->down_reason);
+    }
+  });
+}
+
 void EthtoolDriver::pollInterfaces(std::int64_t now_ms) {
   const auto selection = selectInterfaces(systemInterfaces(), options_.interfaces);
   for (const auto& missing : selection.missing) {
@@ -125,9 +140,15 @@ void EthtoolDriver::finishPort(std::uint64_t /*generation*/, std::int64_t now_ms
     noted_without_module_.erase(reading.port);
     if (links_) {
       if (reading.link.up) links_->seed(reading.port, *reading.link.up);
-      reading.link.down_events_total = links_->downEvents(reading.port);
+      // The NIC's own count (ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT) where it keeps
+      // one: it survives a daemon restart; else the transitions seen here.
+      if (!reading.link.down_events_total) reading.link.down_events_total = links_->downEvents(reading.port);
+      if (reading.link.down_reason) links_->recordDownReason(reading.port, *reading.link.down_reason);
+      reading.link.last_down_reason = links_->lastDownReason(reading.port);
     }
-    result_.samples.push_back(module::sampleFromReading(target_, now_ms, reading));
+    Sample sample = module::sampleFromReading(target_, now_ms, reading);
+    fec_tails_.apply(sample);
+    result_.samples.push_back(std::move(sample));
   } else {
     // Loopback, veth, an empty cage: not an error, noted once per interface.
     if (noted_without_module_.insert(reading.port).second) {

@@ -19,6 +19,7 @@
 #include "drivers/driver.hpp"
 #include "drivers/ethtool/link_monitor.hpp"
 #include "drivers/ethtool/port_reader.hpp"
+#include "drivers/fec_tail.hpp"
 
 namespace opticsd::ethtool {
 
@@ -44,6 +45,7 @@ class EthtoolDriver : public Driver {
   void resolveFamily(std::function<void()> then);
   void pollInterfaces(std::int64_t now_ms);
   void finishPort(std::uint64_t generation, std::int64_t now_ms, module::PortReading reading);
+  void askWhyDown(const std::string& ifname);  // on a link-down notification
 
   std::string target_;
   boost::asio::io_context& io_;
@@ -55,6 +57,7 @@ class EthtoolDriver : public Driver {
   std::unique_ptr<boost::asio::thread_pool> legacy_pool_;
   std::set<std::string> noted_without_module_;
   std::function<void(const module::PortReading&)> observer_;
+  FecTailTracker fec_tails_;
 
   std::uint64_t generation_ = 0;  // bumps on every poll and cancel; stale callbacks check it
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // callbacks hold it weakly

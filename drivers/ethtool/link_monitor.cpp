@@ -23,8 +23,19 @@ void LinkMonitor::apply(const LinkEvent& event) {
     return;
   }
   auto& state = links_[event.name];
-  if (state.running.value_or(false) && !event.running) ++state.down_events;
+  const bool went_down = state.running.value_or(false) && !event.running;
+  if (went_down) ++state.down_events;
   state.running = event.running;
+  if (went_down && on_down_) on_down_(event.name);
+}
+
+void LinkMonitor::recordDownReason(const std::string& ifname, const LinkDownReason& reason) {
+  links_[ifname].last_reason = reason;
+}
+
+std::optional<LinkDownReason> LinkMonitor::lastDownReason(const std::string& ifname) const {
+  auto it = links_.find(ifname);
+  return it == links_.end() ? std::nullopt : it->second.last_reason;
 }
 
 void LinkMonitor::seed(const std::string& ifname, bool running) {

@@ -9,6 +9,7 @@
 // io_context thread only.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,11 +36,21 @@ class LinkMonitor {
 
   std::uint64_t syscalls() const { return channel_ ? channel_->syscalls() : 0; }
 
+  // Called with the interface name on every down transition apply() counts,
+  // so the driver can ask the kernel why (ETHTOOL_MSG_LINKSTATE_GET) while
+  // the link is still down.
+  void onDown(std::function<void(const std::string&)> handler) { on_down_ = std::move(handler); }
+  // Why `ifname` went down last, as the kernel said at that event or a poll.
+  void recordDownReason(const std::string& ifname, const LinkDownReason& reason);
+  std::optional<LinkDownReason> lastDownReason(const std::string& ifname) const;
+
  private:
   struct State {
     std::optional<bool> running;
     std::uint64_t down_events = 0;
+    std::optional<LinkDownReason> last_reason;
   };
+  std::function<void(const std::string&)> on_down_;
   std::shared_ptr<NetlinkChannel> channel_;
   std::unordered_map<std::string, State> links_;
 };

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "drivers/ethtool/ethtool_uapi_compat.hpp"
+
 namespace opticsd::ethtool {
 namespace {
 
@@ -99,6 +101,10 @@ void putHeader(nlmsghdr* nlh, std::uint16_t nest_type, std::string_view ifname, 
 
 // Every ethtool GET message numbers its header attribute 1.
 constexpr std::uint16_t kHeaderAttr = 1;
+// The compat numbers follow the attributes the system headers do know.
+static_assert(uapi::kFecStatHist == ETHTOOL_A_FEC_STAT_CORR_BITS + 1);
+static_assert(uapi::kLinkstateExtDownCnt == ETHTOOL_A_LINKSTATE_EXT_SUBSTATE + 1);
+
 static_assert(ETHTOOL_A_MODULE_EEPROM_HEADER == kHeaderAttr && ETHTOOL_A_FEC_HEADER == kHeaderAttr &&
               ETHTOOL_A_LINKMODES_HEADER == kHeaderAttr && ETHTOOL_A_LINKSTATE_HEADER == kHeaderAttr);
 
@@ -244,11 +250,48 @@ Result<FecReply> parseFecReply(std::span<const std::uint8_t> payload) {
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = load<std::uint64_t>(attr.data, i * 8);
     return values;
   };
+  // One ETHTOOL_A_FEC_STAT_HIST nest per bin.
+  auto bin = [&](const Attr& nest) {
+    FecHistogramBin b;
+    std::optional<std::uint32_t> low, high;
+    auto inner = forEachAttr(nest.data, [&](const Attr& field) {
+      switch (field.type) {
+        case uapi::kFecHistBinLow:
+          low = scalar<std::uint32_t>(field);
+          break;
+        case uapi::kFecHistBinHigh:
+          high = scalar<std::uint32_t>(field);
+          break;
+        case uapi::kFecHistBinVal:  // "uint": 4 or 8 bytes
+          if (field.data.size() == sizeof(std::uint32_t)) b.codewords_total = scalar<std::uint32_t>(field);
+          if (field.data.size() == sizeof(std::uint64_t)) b.codewords_total = scalar<std::uint64_t>(field);
+          break;
+        case uapi::kFecHistBinValPerLane:
+          b.lane_codewords_total = u64s(field);
+          break;
+        default:
+          break;
+      }
+    });
+    if (!inner) {
+      nested_ok = inner;
+      return;
+    }
+    if (!low || !high || *low > *high || *high > 0xFFFF) return;
+    if (!b.codewords_total && b.lane_codewords_total.empty()) return;
+    b.low = static_cast<std::uint16_t>(*low);
+    b.high = static_cast<std::uint16_t>(*high);
+    reply.counters.histogram.push_back(std::move(b));
+  };
   auto walked = forEachAttr(*attrs, [&](const Attr& attr) {
     if (attr.type == ETHTOOL_A_FEC_ACTIVE) {
       reply.active_fec_bit = scalar<std::uint32_t>(attr);
     } else if (attr.type == ETHTOOL_A_FEC_STATS) {
       auto stats = forEachAttr(attr.data, [&](const Attr& stat) {
+        if (stat.type == uapi::kFecStatHist) {
+          bin(stat);
+          return;
+        }
         const auto values = u64s(stat);
         if (values.empty()) return;
         const auto lanes = std::span(values).subspan(1);
@@ -293,17 +336,27 @@ Result<LinkModesReply> parseLinkModesReply(std::span<const std::uint8_t> payload
   return reply;
 }
 
-Result<std::optional<bool>> parseLinkStateReply(std::span<const std::uint8_t> payload) {
+Result<LinkStateReply> parseLinkStateReply(std::span<const std::uint8_t> payload) {
   auto attrs = genlAttributes(payload);
   if (!attrs) return tl::unexpected(attrs.error());
-  std::optional<bool> link;
+  LinkStateReply reply;
+  std::optional<std::uint8_t> ext_state, ext_substate;
   auto walked = forEachAttr(*attrs, [&](const Attr& attr) {
     if (attr.type == ETHTOOL_A_LINKSTATE_LINK) {
-      if (auto value = scalar<std::uint8_t>(attr)) link = *value != 0;
+      if (auto value = scalar<std::uint8_t>(attr)) reply.link = *value != 0;
+    } else if (attr.type == ETHTOOL_A_LINKSTATE_EXT_STATE) {
+      ext_state = scalar<std::uint8_t>(attr);
+    } else if (attr.type == ETHTOOL_A_LINKSTATE_EXT_SUBSTATE) {
+      ext_substate = scalar<std::uint8_t>(attr);
+    } else if (attr.type == uapi::kLinkstateExtDownCnt) {
+      reply.down_count = scalar<std::uint32_t>(attr);
     }
   });
   if (!walked) return tl::unexpected(walked.error());
-  return link;
+  // The kernel sends the extended state only while the link is down, and a
+  // substate only with a state (net/ethtool/linkstate.c).
+  if (ext_state) reply.down_reason = LinkDownReason{*ext_state, ext_substate};
+  return reply;
 }
 
 Result<LinkEvent> parseLinkMessage(std::uint16_t type, std::span<const std::uint8_t> payload) {

@@ -76,6 +76,8 @@ struct FecReply {
   std::vector<std::uint64_t> lane_corrected_blocks;
   std::optional<std::uint32_t> active_fec_bit;  // ETHTOOL_LINK_MODE_FEC_*_BIT
 };
+// Histogram bins (ETHTOOL_A_FEC_STAT_HIST, 6.18+) land in counters.histogram;
+// a bin without bounds, or without any count, is skipped.
 Result<FecReply> parseFecReply(std::span<const std::uint8_t> payload);
 
 struct LinkModesReply {
@@ -84,8 +86,12 @@ struct LinkModesReply {
 };
 Result<LinkModesReply> parseLinkModesReply(std::span<const std::uint8_t> payload);
 
-// ETHTOOL_A_LINKSTATE_LINK, when the reply carries it.
-Result<std::optional<bool>> parseLinkStateReply(std::span<const std::uint8_t> payload);
+struct LinkStateReply {
+  std::optional<bool> link;                   // ETHTOOL_A_LINKSTATE_LINK
+  std::optional<LinkDownReason> down_reason;  // _EXT_STATE (+ _EXT_SUBSTATE), while down
+  std::optional<std::uint32_t> down_count;    // _EXT_DOWN_CNT (6.6+), where the NIC driver counts
+};
+Result<LinkStateReply> parseLinkStateReply(std::span<const std::uint8_t> payload);
 
 // --- rtnetlink -------------------------------------------------------------
 

@@ -84,7 +84,12 @@ class PortRead : public std::enable_shared_from_this<PortRead> {
     });
     send(ETHTOOL_MSG_LINKSTATE_GET, 0, [self](const NetlinkChannel::Reply& reply) {
       if (reply.error != 0) return;
-      if (auto link = parseLinkStateReply(reply.message.payload)) self->reading_.link.up = *link;
+      if (auto state = parseLinkStateReply(reply.message.payload)) {
+        self->reading_.link.up = state->link;
+        self->reading_.link.down_reason = state->down_reason;
+        if (state->down_reason) self->reading_.link.last_down_reason = state->down_reason;
+        if (state->down_count) self->reading_.link.down_events_total = *state->down_count;
+      }
     });
   }
 
@@ -114,6 +119,10 @@ class PortRead : public std::enable_shared_from_this<PortRead> {
     if (reply.error != 0) {
       if (identity && meansNoModule(reply.error)) {
         no_module_ = true;  // the first page decides whether there is a module at all
+      } else if (identity && reply.error == EBUSY) {
+        // The kernel refuses page reads while the module's firmware is being
+        // flashed (net/ethtool/module.c): maintenance, not a failure.
+        busy_ = true;
       } else if (identity && reply.error == EPERM) {
         // Module pages are a privileged read (the counters are not).
         denied_ = true;
@@ -126,7 +135,7 @@ class PortRead : public std::enable_shared_from_this<PortRead> {
     } else {
       session_.deliver(page, tl::unexpected(data.error()));
     }
-    if (pages_outstanding_ > 0 || denied_) return;
+    if (pages_outstanding_ > 0 || denied_ || busy_) return;
     if (no_module_) {
       if (legacy_after_no_module_) startLegacy();
       return;
@@ -156,7 +165,10 @@ class PortRead : public std::enable_shared_from_this<PortRead> {
   void maybeFinish() {
     if (outstanding_ > 0 || finished_) return;
     finished_ = true;
-    if (legacy_memory_) {
+    if (busy_) {
+      reading_.module_present = true;
+      reading_.maintenance = Maintenance{"firmware_flashing"};
+    } else if (legacy_memory_) {
       reading_.memory = std::move(*legacy_memory_);
       reading_.module_present = true;
     } else if (!no_module_ && !session_.memory().empty()) {
@@ -166,11 +178,12 @@ class PortRead : public std::enable_shared_from_this<PortRead> {
       // Pages were expected but none could be read: a module that does not answer.
       reading_.module_present = true;
     }
-    if (reading_.module_present && !legacy_memory_) {
+    if (reading_.module_present && !legacy_memory_ && !busy_) {
       auto& issues = session_.issues();
       reading_.issues.insert(reading_.issues.end(), issues.begin(), issues.end());
     }
     reading_.fec.bits_per_block = module::bitsPerCorrectedBlock(active_fec_bit_, reading_.link);
+    reading_.fec.correctable_symbols = module::correctableSymbols(active_fec_bit_, reading_.link);
     auto done = std::move(done_);
     done(std::move(reading_));
   }
@@ -186,6 +199,7 @@ class PortRead : public std::enable_shared_from_this<PortRead> {
   bool no_module_ = false;
   bool legacy_after_no_module_ = false;
   bool denied_ = false;
+  bool busy_ = false;
   bool finished_ = false;
 };
 

@@ -22,6 +22,7 @@ struct PortReading {
   std::vector<std::string> issues;  // pages that could not be read, and why
   FecCounters fec;
   LinkState link;
+  std::optional<Maintenance> maintenance;  // the module is busy (firmware flashing): no pages read
 };
 
 // Decodes the module (when present) and attaches counters and link state.
@@ -33,5 +34,10 @@ Sample sampleFromReading(const std::string& target, std::int64_t timestamp_ms, c
 // symbols = 75 bits on PAM4 lanes (50G and faster per lane). Nothing for
 // other FEC modes.
 std::optional<std::uint64_t> bitsPerCorrectedBlock(std::optional<std::uint32_t> active_fec_bit, const LinkState& link);
+
+// The symbols per codeword the active RS code corrects (t): 15 for
+// RS(544,514) on 50G-and-faster PAM4 lanes, 7 for RS(528,514) (IEEE 802.3
+// clauses 91 and 119); nothing for other modes or an unknown lane rate.
+std::optional<std::uint16_t> correctableSymbols(std::optional<std::uint32_t> active_fec_bit, const LinkState& link);
 
 }  // namespace opticsd::module

@@ -29,6 +29,65 @@ std::string number(double value) {
   return text;
 }
 
+// `fec_hist=LOW-HIGH:COUNT[:LANE/LANE/...],...`: COUNT `-` when only lanes count.
+bool parseHistogram(std::string_view text, std::vector<FecHistogramBin>& out) {
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    const auto dash = item.find('-');
+    const auto colon = item.find(':');
+    if (dash == std::string_view::npos || colon == std::string_view::npos || dash > colon) return false;
+    auto low = toU64(item.substr(0, dash));
+    auto high = toU64(item.substr(dash + 1, colon - dash - 1));
+    if (!low || !high || *low > *high || *high > 0xFFFF) return false;
+    FecHistogramBin bin;
+    bin.low = static_cast<std::uint16_t>(*low);
+    bin.high = static_cast<std::uint16_t>(*high);
+    std::string_view counts = item.substr(colon + 1);
+    const auto lanes_at = counts.find(':');
+    const std::string_view total = counts.substr(0, lanes_at);
+    if (total != "-") {
+      bin.codewords_total = toU64(total);
+      if (!bin.codewords_total) return false;
+    }
+    if (lanes_at != std::string_view::npos) {
+      std::string_view lanes = counts.substr(lanes_at + 1);
+      while (true) {
+        const auto slash = lanes.find('/');
+        auto lane = toU64(lanes.substr(0, slash));
+        if (!lane) return false;
+        bin.lane_codewords_total.push_back(*lane);
+        if (slash == std::string_view::npos) break;
+        lanes.remove_prefix(slash + 1);
+      }
+      if (bin.lane_codewords_total.size() > 64) return false;
+    }
+    if (!bin.codewords_total && bin.lane_codewords_total.empty()) return false;
+    out.push_back(std::move(bin));
+    if (out.size() > 64) return false;
+  }
+  return !out.empty();
+}
+
+// `STATE[.SUBSTATE]`, the kernel's numbers (drivers/link_down_reason.hpp).
+std::optional<LinkDownReason> parseReason(std::string_view text) {
+  const auto dot = text.find('.');
+  auto state = toU64(text.substr(0, dot));
+  if (!state || *state > 0xFF) return std::nullopt;
+  LinkDownReason reason{static_cast<std::uint8_t>(*state), std::nullopt};
+  if (dot != std::string_view::npos) {
+    auto sub = toU64(text.substr(dot + 1));
+    if (!sub || *sub == 0 || *sub > 0xFF) return std::nullopt;
+    reason.substate = static_cast<std::uint8_t>(*sub);
+  }
+  return reason;
+}
+
+std::string reasonText(const LinkDownReason& r) {
+  return std::to_string(r.state) + (r.substate ? "." + std::to_string(*r.substate) : "");
+}
+
 }  // namespace
 
 Result<std::vector<FecStep>> parseFecSequence(std::string_view text) {
@@ -96,6 +155,19 @@ Result<std::vector<FecStep>> parseFecSequence(std::string_view text) {
           return fail(where + "time_ms " + std::string(value) + " is before the previous step's");
         }
         step.time_ms = static_cast<std::int64_t>(*parsed);
+      } else if (key == "fec_hist") {
+        if (!step.fec.histogram.empty() || !parseHistogram(value, step.fec.histogram)) return bad();
+      } else if (key == "fec_correctable_symbols") {
+        auto parsed = toU64(value);
+        if (!parsed || *parsed == 0 || *parsed > 0xFFFF) return bad();
+        step.fec.correctable_symbols = static_cast<std::uint16_t>(*parsed);
+      } else if (key == "down_reason" || key == "last_down_reason") {
+        auto parsed = parseReason(value);
+        if (!parsed) return bad();
+        (key == "down_reason" ? step.link.down_reason : step.link.last_down_reason) = parsed;
+      } else if (key == "busy") {
+        if (value != "0" && value != "1") return bad();
+        step.busy = value == "1";
       } else if (key == "up") {
         if (value != "0" && value != "1") return bad();
         step.link.up = value == "1";
@@ -108,7 +180,7 @@ Result<std::vector<FecStep>> parseFecSequence(std::string_view text) {
   return steps;
 }
 
-std::string formatFecStep(const FecCounters& fec, const LinkState& link) {
+std::string formatFecStep(const FecCounters& fec, const LinkState& link, bool busy) {
   std::string line;
   auto put = [&](std::string_view key, const std::string& value) {
     if (!line.empty()) line += ' ';
@@ -128,11 +200,27 @@ std::string formatFecStep(const FecCounters& fec, const LinkState& link) {
     put("lane_corrected_bits", lanes);
   }
   if (fec.bits_per_block) put("bits_per_block", std::to_string(*fec.bits_per_block));
+  if (!fec.histogram.empty()) {
+    std::string bins;
+    for (const auto& bin : fec.histogram) {
+      if (!bins.empty()) bins += ',';
+      bins += std::to_string(bin.low) + "-" + std::to_string(bin.high) + ":" +
+              (bin.codewords_total ? std::to_string(*bin.codewords_total) : "-");
+      for (std::size_t l = 0; l < bin.lane_codewords_total.size(); ++l) {
+        bins += (l == 0 ? ":" : "/") + std::to_string(bin.lane_codewords_total[l]);
+      }
+    }
+    put("fec_hist", bins);
+  }
+  if (fec.correctable_symbols) put("fec_correctable_symbols", std::to_string(*fec.correctable_symbols));
   if (link.speed_gbps) put("speed_gbps", number(*link.speed_gbps));
   if (link.lanes) put("lanes", std::to_string(*link.lanes));
   if (link.lane_line_rate_gbps) put("lane_line_rate_gbps", number(*link.lane_line_rate_gbps));
   if (link.up) put("up", *link.up ? "1" : "0");
   if (link.down_events_total) put("down_events", std::to_string(*link.down_events_total));
+  if (link.down_reason) put("down_reason", reasonText(*link.down_reason));
+  if (link.last_down_reason) put("last_down_reason", reasonText(*link.last_down_reason));
+  if (busy) put("busy", "1");
   return line;
 }
 

@@ -25,13 +25,16 @@ struct FecStep {
   // `time_ms=`: when the step was read, in ms from any fixed origin (never
   // decreasing along the file); the replay stamps Samples with it.
   std::optional<std::int64_t> time_ms{};
+  // `busy=1`: the kernel refused the module's pages with EBUSY (firmware
+  // flashing): the port is in maintenance at this step.
+  bool busy = false;
 };
 
 // Errors name the line and the key.
 Result<std::vector<FecStep>> parseFecSequence(std::string_view text);
 
 // One line (no newline) that parseFecSequence reads back to the same step.
-std::string formatFecStep(const FecCounters& fec, const LinkState& link);
+std::string formatFecStep(const FecCounters& fec, const LinkState& link, bool busy = false);
 
 inline constexpr std::string_view kFecSequenceMagic = "# opticsd fec sequence v1";
 

@@ -129,6 +129,13 @@ module::PortReading readingAt(const ReplayPort& port, std::size_t step) {
     const auto& fec = port.fec[std::min(step, port.fec.size() - 1)];
     reading.fec = fec.fec;
     reading.link = fec.link;
+    if (fec.busy) {
+      // As the kernel answers a module being flashed: no pages, not an error.
+      reading.module_present = true;
+      reading.memory = {};
+      reading.issues.clear();
+      reading.maintenance = Maintenance{"firmware_flashing"};
+    }
   }
   return reading;
 }
@@ -166,7 +173,7 @@ Result<void> writeCapturePort(const std::filesystem::path& directory, const modu
   }
   std::string sequence;
   for (const auto& step : steps) {
-    const auto line = formatFecStep(step.fec, step.link);
+    const auto line = formatFecStep(step.fec, step.link, step.busy);
     if (!line.empty()) sequence += line + "\n";
   }
   if (!sequence.empty()) {

@@ -26,7 +26,9 @@ PollResult ReplayDriver::step(std::int64_t now_ms) {
   for (const auto& port : directory_.ports) {
     auto reading = readingAt(port, step_);
     if (!reading.module_present && reading.fec.empty() && !reading.link.up) continue;  // an emptied cage
-    result.samples.push_back(module::sampleFromReading(target_, now_ms, reading));
+    Sample sample = module::sampleFromReading(target_, now_ms, reading);
+    fec_tails_.apply(sample);
+    result.samples.push_back(std::move(sample));
   }
   ++step_;
   return result;

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "drivers/driver.hpp"
+#include "drivers/fec_tail.hpp"
 #include "drivers/replay/replay_directory.hpp"
 
 namespace opticsd::replay {
@@ -44,6 +45,7 @@ class ReplayDriver : public Driver {
   boost::asio::io_context* io_;
   ReplayDirectory directory_;
   std::size_t step_ = 0;
+  FecTailTracker fec_tails_;  // the tail of each step from the one before
   std::optional<std::int64_t> step_interval_ms_;
   std::optional<std::int64_t> first_ms_;  // the first poll's time, with step_interval
 };

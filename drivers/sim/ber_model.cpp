@@ -61,4 +61,12 @@ CodewordOutcome codewordOutcome(const FecCode& code, double ber) {
   return out;
 }
 
+double codewordBinShare(const FecCode& code, double ber, int symbols) {
+  const double b = std::clamp(ber, 0.0, 0.5);
+  if (b == 0) return symbols == 0 ? 1.0 : 0.0;
+  const double p_symbol = -std::expm1(code.symbol_bits * std::log1p(-b));
+  const double lambda = code.n_symbols * p_symbol;
+  return std::exp(symbols * std::log(lambda) - lambda - std::lgamma(symbols + 1.0));
+}
+
 }  // namespace opticsd::sim

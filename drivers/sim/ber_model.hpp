@@ -44,4 +44,8 @@ struct CodewordOutcome {
 // number of wrong symbols per codeword is Poisson for small rates.
 CodewordOutcome codewordOutcome(const FecCode& code, double ber);
 
+// The share of codewords with exactly `symbols` symbol errors (Poisson, as
+// above): the codeword histogram's bin `symbols` of a link with random errors.
+double codewordBinShare(const FecCode& code, double ber, int symbols);
+
 }  // namespace opticsd::sim

@@ -9,18 +9,19 @@ constexpr std::int64_t kMinute = 60'000;
 
 // Default ramps: ageing and dirt are slow, a dying lane is quick. Long enough
 // to watch a trend in the demo, short enough to see it within the hour.
-constexpr std::array<ScenarioInfo, 6> kScenarios{{
+constexpr std::array<ScenarioInfo, 7> kScenarios{{
     {ScenarioKind::kLaserAgeing, "laser_ageing", 30 * kMinute},
     {ScenarioKind::kDirtyConnector, "dirty_connector", 30 * kMinute},
     {ScenarioKind::kLaneFailure, "lane_failure", 1 * kMinute},
     {ScenarioKind::kThermalRunaway, "thermal_runaway", 20 * kMinute},
     {ScenarioKind::kLinkFlapping, "link_flapping", 5 * kMinute},
     {ScenarioKind::kPostFecErrors, "post_fec_errors", 10 * kMinute},
+    {ScenarioKind::kFecTailClimb, "fec_tail_climb", 30 * kMinute},
 }};
 
 constexpr std::array<std::string_view, kScenarios.size()> kNames{
-    kScenarios[0].name, kScenarios[1].name, kScenarios[2].name,
-    kScenarios[3].name, kScenarios[4].name, kScenarios[5].name,
+    kScenarios[0].name, kScenarios[1].name, kScenarios[2].name, kScenarios[3].name,
+    kScenarios[4].name, kScenarios[5].name, kScenarios[6].name,
 };
 
 }  // namespace

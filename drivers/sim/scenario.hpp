@@ -17,6 +17,7 @@ enum class ScenarioKind : std::uint8_t {
   kThermalRunaway,  // case temperature climbs, bias follows, Tx sags
   kLinkFlapping,    // link-down events at several per poll interval
   kPostFecErrors,   // burst errors: pre-FEC BER up, uncorrectable codewords counted
+  kFecTailClimb,    // error bursts grow: the FEC tail climbs bin by bin, BER moves only late
 };
 
 struct ScenarioInfo {

@@ -6,15 +6,19 @@
 #include <optional>
 #include <utility>
 
+#include "drivers/fec_tail.hpp"
 #include "drivers/sim/sim_options.hpp"
 #include "drivers/sim/sim_switch.hpp"
 
 namespace opticsd::sim {
 namespace {
 
+constexpr std::int64_t kDefaultWindowMs = 30'000;  // poll.interval's default
+
 class SimDriver final : public Driver {
  public:
-  SimDriver(boost::asio::io_context& io, SimSwitchConfig config) : io_(io), config_(std::move(config)) {}
+  SimDriver(boost::asio::io_context& io, SimSwitchConfig config, std::chrono::milliseconds interval)
+      : io_(io), config_(std::move(config)), interval_ms_(interval.count() > 0 ? interval.count() : kDefaultWindowMs) {}
 
   void poll(std::int64_t now_ms, Done done) override {
     PollResult result;
@@ -23,11 +27,17 @@ class SimDriver final : public Driver {
       auto created = SimSwitch::create(config_, config_.epoch_ms.value_or(now_ms));
       if (created) {
         switch_.emplace(std::move(*created));
+        // The simulated past exists (counters integrate from each link's
+        // uptime): the first poll's FEC tail is the window one interval back.
+        std::vector<Sample> before;
+        switch_->sampleAll(now_ms - interval_ms_, before);
+        for (Sample& s : before) fec_tails_.apply(s);
       } else {
         result.errors.push_back(created.error().message);
       }
     }
     if (switch_) switch_->sampleAll(now_ms, result.samples);
+    for (Sample& s : result.samples) fec_tails_.apply(s);
     // One token per poll: cancel() or destruction silences the handler in
     // flight without touching `this` from it.
     cancelled_ = std::make_shared<bool>(false);
@@ -43,6 +53,8 @@ class SimDriver final : public Driver {
   boost::asio::io_context& io_;
   SimSwitchConfig config_;
   std::optional<SimSwitch> switch_;
+  std::int64_t interval_ms_;
+  FecTailTracker fec_tails_;  // the switch is stateless: the window's tail is the driver's
   std::shared_ptr<bool> cancelled_ = std::make_shared<bool>(false);
 };
 
@@ -53,7 +65,7 @@ std::shared_ptr<const DriverConfig> validate(const std::string& target_name, Opt
 }
 
 Result<std::unique_ptr<Driver>> create(const DriverContext& context, const SimSwitchConfig& config) {
-  return std::make_unique<SimDriver>(context.io, config);
+  return std::make_unique<SimDriver>(context.io, config, context.poll_interval);
 }
 
 }  // namespace

@@ -61,6 +61,19 @@ constexpr double kPostFecUncorrectablePerSecond = 120.0;
 constexpr double kFlapsPerSecond = 0.2;         // 6 per 30 s poll at full effect
 constexpr double kFlapDownFraction = 0.4;       // share of instants seen down at full effect
 constexpr double kRunawayLaserTempKnee = 60.0;  // case temperature where the TEC saturates
+// fec_tail_climb: error bursts land in codeword bins from kTailFirstBin up to
+// a top that climbs with the scenario's progress to the code's limit, at
+// kTailBurstsPerSecond per bin, a few codewords a second: the mean BER does
+// not see them. Late in the ramp the link's BER rises too (kTailBerLog10Rise
+// decades from kTailBerOnset on), as a marginal equaliser finally does.
+constexpr int kTailFirstBin = 4;
+constexpr double kTailBurstsPerSecond = 0.5;
+constexpr double kTailBerOnset = 0.7;
+constexpr double kTailBerLog10Rise = 3.0;
+// Why the kernel would say the link went down (uapi ethtool_link_ext_state
+// 3 bad signal integrity; substates 1 many physical errors, 4 SerDes ALOS).
+constexpr LinkDownReason kFlapReason{3, 1};
+constexpr LinkDownReason kLosReason{3, 4};
 
 constexpr std::array<std::string_view, 3> kVendors{"SIMOPTIX", "PHOTONSIM", "LIGHTLAB SIM"};
 constexpr std::array<std::string_view, 3> kVendorOuis{"02:51:4d", "02:50:48", "02:4c:4c"};
@@ -207,6 +220,10 @@ SimSwitch::Effects SimSwitch::effectsAt(const PortScenarios* ps, std::int64_t si
         fx.post_fec = std::max(fx.post_fec, k);
         fx.ber_log10_rise += k * kPostFecBerLog10Rise;
         break;
+      case ScenarioKind::kFecTailClimb:
+        fx.fec_tail = std::max(fx.fec_tail, k);
+        fx.ber_log10_rise += kTailBerLog10Rise * std::max(0.0, (k - kTailBerOnset) / (1.0 - kTailBerOnset));
+        break;
     }
   }
   return fx;
@@ -300,6 +317,15 @@ SimSwitch::Counters SimSwitch::ratesAt(int port_index, const Effects& fx) const 
   const CodewordOutcome o = codewordOutcome(*p.fec, ber_sum / lanes_);
   r.corrected_blocks = codewords_per_s * o.p_corrected;
   r.uncorrectable_blocks = codewords_per_s * o.p_uncorrectable + kPostFecUncorrectablePerSecond * fx.post_fec;
+  const int t = std::min(p.fec->t_correctable, kMaxFecBins - 1);
+  for (int k = 0; k <= t; ++k) r.bins[k] = codewords_per_s * codewordBinShare(*p.fec, ber_sum / lanes_, k);
+  if (fx.fec_tail > 0) {
+    const int top = std::min(t, kTailFirstBin + static_cast<int>(fx.fec_tail * (t - kTailFirstBin + 1)));
+    for (int k = kTailFirstBin; k <= top; ++k) {
+      r.bins[k] += kTailBurstsPerSecond;
+      r.corrected_blocks += kTailBurstsPerSecond;
+    }
+  }
   return r;
 }
 
@@ -330,6 +356,7 @@ void SimSwitch::buildTimeline(PortScenarios& ps) const {
   for (int l = 0; l < kMaxLanes; ++l) cum.lane_bits[l] = healthy.lane_bits[l] * t0;
   cum.corrected_blocks = healthy.corrected_blocks * t0;
   cum.uncorrectable_blocks = healthy.uncorrectable_blocks * t0;
+  for (int k = 0; k < kMaxFecBins; ++k) cum.bins[k] = healthy.bins[k] * t0;
 
   // Just before each onset the rate is still healthy; at a zero-length ramp
   // it jumps. Trapezoids between knots keep the table monotone.
@@ -343,6 +370,7 @@ void SimSwitch::buildTimeline(PortScenarios& ps) const {
     for (int l = 0; l < kMaxLanes; ++l) cum.lane_bits[l] += 0.5 * (prev_rate.lane_bits[l] + rate.lane_bits[l]) * dt;
     cum.corrected_blocks += 0.5 * (prev_rate.corrected_blocks + rate.corrected_blocks) * dt;
     cum.uncorrectable_blocks += 0.5 * (prev_rate.uncorrectable_blocks + rate.uncorrectable_blocks) * dt;
+    for (int k = 0; k < kMaxFecBins; ++k) cum.bins[k] += 0.5 * (prev_rate.bins[k] + rate.bins[k]) * dt;
     ps.cumulative.push_back(cum);
     prev_rate = rate;
     prev_t = t;
@@ -359,6 +387,7 @@ SimSwitch::Counters SimSwitch::countersAt(int port_index, const PortScenarios* p
     for (int l = 0; l < kMaxLanes; ++l) c.lane_bits[l] = rate.lane_bits[l] * secs;
     c.corrected_blocks = rate.corrected_blocks * secs;
     c.uncorrectable_blocks = rate.uncorrectable_blocks * secs;
+    for (int k = 0; k < kMaxFecBins; ++k) c.bins[k] = rate.bins[k] * secs;
     return c;
   }
   const auto it = std::upper_bound(ps->knots.begin(), ps->knots.end(), t);
@@ -368,6 +397,7 @@ SimSwitch::Counters SimSwitch::countersAt(int port_index, const PortScenarios* p
     for (int l = 0; l < kMaxLanes; ++l) c.lane_bits[l] += ps->last_rate.lane_bits[l] * dt;
     c.corrected_blocks += ps->last_rate.corrected_blocks * dt;
     c.uncorrectable_blocks += ps->last_rate.uncorrectable_blocks * dt;
+    for (int k = 0; k < kMaxFecBins; ++k) c.bins[k] += ps->last_rate.bins[k] * dt;
     return c;
   }
   const std::size_t hi = static_cast<std::size_t>(it - ps->knots.begin());
@@ -379,6 +409,7 @@ SimSwitch::Counters SimSwitch::countersAt(int port_index, const PortScenarios* p
   for (int l = 0; l < kMaxLanes; ++l) c.lane_bits[l] = a.lane_bits[l] + w * (b.lane_bits[l] - a.lane_bits[l]);
   c.corrected_blocks = a.corrected_blocks + w * (b.corrected_blocks - a.corrected_blocks);
   c.uncorrectable_blocks = a.uncorrectable_blocks + w * (b.uncorrectable_blocks - a.uncorrectable_blocks);
+  for (int k = 0; k < kMaxFecBins; ++k) c.bins[k] = a.bins[k] + w * (b.bins[k] - a.bins[k]);
   return c;
 }
 
@@ -619,6 +650,15 @@ void SimSwitch::renderFecCounters(int port_index, const PortScenarios* ps, std::
   s.fec.corrected_bits_total = bits;
   s.fec.corrected_blocks_total = static_cast<std::uint64_t>(c.corrected_blocks);
   s.fec.uncorrectable_blocks_total = static_cast<std::uint64_t>(c.uncorrectable_blocks);
+  // The codeword histogram, one bin per symbol-error count up to the code's t.
+  const int t = std::min(profile_->fec->t_correctable, kMaxFecBins - 1);
+  s.fec.correctable_symbols = static_cast<std::uint16_t>(profile_->fec->t_correctable);
+  s.fec.histogram.resize(static_cast<std::size_t>(t + 1));
+  for (int k = 0; k <= t; ++k) {
+    FecHistogramBin& bin = s.fec.histogram[static_cast<std::size_t>(k)];
+    bin.low = bin.high = static_cast<std::uint16_t>(k);
+    bin.codewords_total = static_cast<std::uint64_t>(c.bins[static_cast<std::size_t>(k)]);
+  }
 }
 
 Sample SimSwitch::sampleAt(int port_index, std::int64_t now_ms) const {
@@ -651,6 +691,14 @@ Sample SimSwitch::sampleAt(int port_index, std::int64_t now_ms) const {
   if (profile_->fec) renderFecCounters(port_index, ps, since, up, lanes, noise, s);
   s.link.up = up;
   s.link.down_events_total = static_cast<std::uint64_t>(downEventsAt(port_index, ps, since, lanes.los));
+  // The kernel's reason while down, and the last one once the link has gone
+  // down in a scenario (a healthy port's few old flaps predate the sim).
+  if (!up) s.link.down_reason = lanes.los ? kLosReason : kFlapReason;
+  if (s.link.down_reason) {
+    s.link.last_down_reason = s.link.down_reason;
+  } else if (fx.flapping > 0) {
+    s.link.last_down_reason = kFlapReason;
+  }
   return s;
 }
 

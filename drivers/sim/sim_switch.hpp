@@ -26,6 +26,7 @@
 namespace opticsd::sim {
 
 inline constexpr int kMaxLanes = kMaxSampleLanes;  // the Sample model's one lane limit
+inline constexpr int kMaxFecBins = 16;             // 0..15 symbol errors: RS(544,514) corrects 15
 
 struct SimSwitchConfig {
   std::string name;  // the target name; Sample::target
@@ -95,12 +96,14 @@ class SimSwitch {
     double ber_log10_rise = 0;
     double flapping = 0;
     double post_fec = 0;
+    double fec_tail = 0;  // fec_tail_climb's progress
     std::array<double, kMaxLanes> lane_failure{};
   };
   struct Counters {
     std::array<double, kMaxLanes> lane_bits{};
     double corrected_blocks = 0;
     double uncorrectable_blocks = 0;
+    std::array<double, kMaxFecBins> bins{};  // codewords with k symbol errors, k = 0..t
   };
 
  private:

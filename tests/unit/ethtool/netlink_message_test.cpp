@@ -8,6 +8,8 @@
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 
+#include <cerrno>
+
 #include "netlink_test_bytes.hpp"
 
 namespace opticsd::ethtool {
@@ -202,11 +204,149 @@ TEST(NetlinkMessage, LinkState) {
   auto up = parseLinkStateReply(
       genl(ETHTOOL_MSG_LINKSTATE_GET_REPLY, attr(ETHTOOL_A_LINKSTATE_LINK, scalarBytes<std::uint8_t>(1))));
   ASSERT_TRUE(up);
-  EXPECT_EQ(*up, std::optional<bool>(true));
+  EXPECT_EQ(up->link, std::optional<bool>(true));
+  EXPECT_FALSE(up->down_reason);
+  EXPECT_FALSE(up->down_count);
   auto absent = parseLinkStateReply(genl(ETHTOOL_MSG_LINKSTATE_GET_REPLY, {}));
   ASSERT_TRUE(absent);
-  EXPECT_FALSE(*absent);
+  EXPECT_FALSE(absent->link);
   EXPECT_FALSE(parseLinkStateReply(Bytes{1}));
+}
+
+// The attribute numbers the spec gives (Documentation/netlink/specs/ethtool.yaml,
+// Linux 6.18), spelled out here so a wrong constant cannot agree with itself.
+constexpr std::uint16_t kFecStatHist = 5;
+constexpr std::uint16_t kHistPad = 1, kHistBinLow = 2, kHistBinHigh = 3, kHistBinVal = 4, kHistBinValPerLane = 5;
+constexpr std::uint16_t kLinkstateExtDownCnt = 7;
+
+// One fec-hist nest as net/ethtool/fec.c writes it: bounds as u32, the count
+// as "uint" (u32 when it fits, else u64), the per-lane array as u64s.
+Bytes histBin(std::uint32_t low, std::uint32_t high, std::optional<std::uint64_t> total,
+              std::initializer_list<std::uint64_t> lanes = {}) {
+  Bytes inner = concat({attr(kHistBinLow, scalarBytes(low)), attr(kHistBinHigh, scalarBytes(high))});
+  if (total) {
+    inner =
+        concat({inner, *total > 0xFFFFFFFFull ? attr(kHistBinVal, scalarBytes<std::uint64_t>(*total))
+                                              : attr(kHistBinVal, scalarBytes(static_cast<std::uint32_t>(*total)))});
+  }
+  if (lanes.size() > 0) inner = concat({inner, attr(kHistPad, {}), attr(kHistBinValPerLane, u64s(lanes))});
+  return attr(kFecStatHist | NLA_F_NESTED, inner);
+}
+
+Bytes fecReplyWith(const Bytes& stats) {
+  return genl(ETHTOOL_MSG_FEC_GET_REPLY,
+              concat({attr(ETHTOOL_A_FEC_ACTIVE, scalarBytes<std::uint32_t>(ETHTOOL_LINK_MODE_FEC_RS_BIT)),
+                      attr(ETHTOOL_A_FEC_STATS | NLA_F_NESTED, stats)}));
+}
+
+TEST(NetlinkMessage, FecHistogramPortBins) {
+  // mlx5-style: totals per bin, no lanes; a count past 32 bits comes as u64.
+  const auto stats = concat({attr(ETHTOOL_A_FEC_STAT_CORRECTED, u64s({1000})), histBin(0, 0, 6'000'000'000ull),
+                             histBin(1, 3, 900), histBin(4, 7, 12), histBin(8, 15, 0)});
+  auto fec = parseFecReply(fecReplyWith(stats));
+  ASSERT_TRUE(fec) << fec.error().message;
+  EXPECT_EQ(fec->counters.corrected_blocks_total, 1000u);
+  const auto& h = fec->counters.histogram;
+  ASSERT_EQ(h.size(), 4u);
+  EXPECT_EQ(h[0].low, 0);
+  EXPECT_EQ(h[0].high, 0);
+  EXPECT_EQ(h[0].codewords_total, 6'000'000'000ull);
+  EXPECT_EQ(h[1].low, 1);
+  EXPECT_EQ(h[1].high, 3);
+  EXPECT_EQ(h[1].codewords_total, 900u);
+  EXPECT_EQ(h[2].codewords_total, 12u);
+  EXPECT_EQ(h[3].low, 8);
+  EXPECT_EQ(h[3].high, 15);
+  EXPECT_EQ(h[3].codewords_total, 0u);
+  for (const auto& bin : h) EXPECT_TRUE(bin.lane_codewords_total.empty());
+}
+
+TEST(NetlinkMessage, FecHistogramPerLaneBins) {
+  // bnxt/netdevsim-style: per-lane arrays, the total optional ("bin-val
+  // optional if per-lane values exist").
+  const auto stats = concat({histBin(0, 0, 400, {100, 100, 100, 100}), histBin(1, 1, std::nullopt, {5, 0, 2, 1}),
+                             histBin(15, 15, 1, {0, 0, 0, 1})});
+  auto fec = parseFecReply(fecReplyWith(stats));
+  ASSERT_TRUE(fec) << fec.error().message;
+  const auto& h = fec->counters.histogram;
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0].lane_codewords_total, (std::vector<std::uint64_t>{100, 100, 100, 100}));
+  EXPECT_FALSE(h[1].codewords_total);
+  EXPECT_EQ(h[1].lane_codewords_total, (std::vector<std::uint64_t>{5, 0, 2, 1}));
+  EXPECT_EQ(h[2].low, 15);
+  EXPECT_EQ(h[2].lane_codewords_total[3], 1u);
+}
+
+TEST(NetlinkMessage, FecHistogramAbsentOrMalformedIsNotReported) {
+  // A kernel before 6.18 sends no hist attribute: no bins, no error.
+  auto old = parseFecReply(fecReplyWith(attr(ETHTOOL_A_FEC_STAT_CORRECTED, u64s({1}))));
+  ASSERT_TRUE(old);
+  EXPECT_TRUE(old->counters.histogram.empty());
+  // Bins without bounds, inverted bounds or without any count are skipped.
+  const auto odd = concat({attr(kFecStatHist | NLA_F_NESTED, attr(kHistBinVal, scalarBytes<std::uint32_t>(3))),
+                           histBin(5, 2, 1), histBin(1, 1, std::nullopt)});
+  auto skipped = parseFecReply(fecReplyWith(odd));
+  ASSERT_TRUE(skipped);
+  EXPECT_TRUE(skipped->counters.histogram.empty());
+  // A nest that overruns its bytes is an error, as for the other attributes.
+  Bytes broken = histBin(0, 0, 1);
+  broken[4] = 0xff;  // the inner bin-low's length
+  EXPECT_FALSE(parseFecReply(fecReplyWith(broken)));
+}
+
+TEST(NetlinkMessage, LinkStateEveryExtendedStateAndSubstate) {
+  // enum ethtool_link_ext_state and the number of substates each has (uapi linux/ethtool.h).
+  const std::pair<std::uint8_t, std::uint8_t> states[] = {
+      {ETHTOOL_LINK_EXT_STATE_AUTONEG, 6},
+      {ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE, 4},
+      {ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH, 5},
+      {ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY, 4},
+      {ETHTOOL_LINK_EXT_STATE_NO_CABLE, 0},
+      {ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE, 2},
+      {ETHTOOL_LINK_EXT_STATE_EEPROM_ISSUE, 0},
+      {ETHTOOL_LINK_EXT_STATE_CALIBRATION_FAILURE, 0},
+      {ETHTOOL_LINK_EXT_STATE_POWER_BUDGET_EXCEEDED, 0},
+      {ETHTOOL_LINK_EXT_STATE_OVERHEAT, 0},
+      {ETHTOOL_LINK_EXT_STATE_MODULE, 1},
+  };
+  for (const auto& [state, substates] : states) {
+    for (int sub = 0; sub <= substates; ++sub) {
+      // The kernel sends the substate only when it is not 0 (net/ethtool/linkstate.c).
+      Bytes attrs = concat({attr(ETHTOOL_A_LINKSTATE_LINK, scalarBytes<std::uint8_t>(0)),
+                            attr(ETHTOOL_A_LINKSTATE_EXT_STATE, scalarBytes<std::uint8_t>(state))});
+      if (sub > 0) {
+        attrs = concat({attrs, attr(ETHTOOL_A_LINKSTATE_EXT_SUBSTATE, scalarBytes(static_cast<std::uint8_t>(sub)))});
+      }
+      auto reply = parseLinkStateReply(genl(ETHTOOL_MSG_LINKSTATE_GET_REPLY, attrs));
+      ASSERT_TRUE(reply);
+      EXPECT_EQ(reply->link, std::optional<bool>(false));
+      ASSERT_TRUE(reply->down_reason) << int(state);
+      EXPECT_EQ(reply->down_reason->state, state);
+      EXPECT_EQ(reply->down_reason->substate,
+                sub > 0 ? std::optional<std::uint8_t>(static_cast<std::uint8_t>(sub)) : std::nullopt);
+    }
+  }
+}
+
+TEST(NetlinkMessage, LinkStateDownCounter) {
+  auto reply = parseLinkStateReply(
+      genl(ETHTOOL_MSG_LINKSTATE_GET_REPLY, concat({attr(ETHTOOL_A_LINKSTATE_LINK, scalarBytes<std::uint8_t>(1)),
+                                                    attr(kLinkstateExtDownCnt, scalarBytes<std::uint32_t>(42))})));
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->down_count, 42u);
+  EXPECT_FALSE(reply->down_reason);  // up: no reason
+}
+
+// A module whose firmware is being flashed: the kernel answers page reads
+// with -EBUSY (net/ethtool/module.c); the ack parser hands the errno up.
+TEST(NetlinkMessage, BusyModuleAck) {
+  const std::int32_t code = -EBUSY;
+  Bytes payload = scalarBytes(code);
+  const auto echoed = nlmsg(20, 1, 5, genl(ETHTOOL_MSG_MODULE_EEPROM_GET, {}));
+  payload.insert(payload.end(), echoed.begin(), echoed.end());
+  auto ack = parseAck(payload);
+  ASSERT_TRUE(ack);
+  EXPECT_EQ(ack->error, EBUSY);
 }
 
 TEST(NetlinkMessage, RtnetlinkLinkMessage) {

@@ -47,6 +47,14 @@ Sample everythingModule(const std::string& port) {
   s.link.up = true;
   s.link.down_events_total = 0;
   s.link.speed_gbps = 800;
+  // A NIC that counts the codeword histogram per lane (kernel 6.18+).
+  for (std::uint16_t k = 0; k <= 15; ++k) {
+    s.fec.histogram.push_back({k, k, 100u - k, std::vector<std::uint64_t>(kLanes, 10)});
+  }
+  s.fec.correctable_symbols = 15;
+  s.fec.tail.symbols = 9;
+  s.fec.tail.lane_symbols.assign(kLanes, std::uint16_t{7});
+  s.link.last_down_reason = LinkDownReason{3, 4};
   return s;
 }
 
@@ -78,6 +86,65 @@ TEST(ExportDetail, DefaultLevelStaysWithinFiftySeriesPerEightLaneModule) {
   EXPECT_THAT(text, Not(HasSubstr("opticsd_lane_data_path_state")));
   EXPECT_THAT(text, Not(HasSubstr("threshold")));
   EXPECT_THAT(text, Not(HasSubstr("opticsd_lane_fec_corrected_bit_errors_total")));
+  // The FEC tail and margin: two series for the port, no bins, no lanes.
+  EXPECT_EQ(test::valueOf(text, R"(opticsd_port_fec_tail_symbols{target="leaf-1",port="Ethernet1"})"), 9);
+  EXPECT_EQ(test::valueOf(text, R"(opticsd_port_fec_margin_symbols{target="leaf-1",port="Ethernet1"})"), 6);
+  EXPECT_THAT(text, Not(HasSubstr("opticsd_port_fec_codewords_total{")));
+  EXPECT_THAT(text, Not(HasSubstr("opticsd_lane_fec_tail_symbols{")));
+  // An up link has no down reason; a module not in maintenance no gauge.
+  EXPECT_THAT(text, Not(HasSubstr("opticsd_port_link_down_reason{")));
+  EXPECT_THAT(text, Not(HasSubstr("opticsd_module_maintenance{")));
+  EXPECT_EQ(series.size(), 48u) << "the series count of an 8-lane module at default changed: update the budget notes";
+}
+
+// The worst the default level can be: a link down with a reason, a module
+// in maintenance, on top of everything else.
+TEST(ExportDetail, DownLinkAndMaintenanceStayWithinTheBudget) {
+  Sample s = everythingModule("Ethernet1");
+  s.link.up = false;
+  s.link.down_reason = LinkDownReason{3, 4};  // bad signal integrity, SerDes ALOS
+  s.maintenance = Maintenance{"firmware_flashing"};
+  const ExportPolicy policy;
+  const std::string text = render(snapshotOf({s}), {&policy, true, false});
+  EXPECT_LE(test::parseSeries(text).size(), 50u) << text;
+  EXPECT_EQ(
+      test::valueOf(
+          text,
+          R"(opticsd_port_link_down_reason{target="leaf-1",port="Ethernet1",reason="bad_signal_integrity",substate="bsi_serdes_alos"})"),
+      1);
+  EXPECT_EQ(
+      test::valueOf(text, R"(opticsd_module_maintenance{target="leaf-1",port="Ethernet1",reason="firmware_flashing"})"),
+      1);
+}
+
+TEST(ExportDetail, FullLevelCarriesTheHistogramAndLaneTails) {
+  const ExportPolicy policy(ExportDetail::kFull);
+  const std::string text = render(snapshotOf({everythingModule("Ethernet1")}), {&policy, true, false});
+  EXPECT_EQ(
+      test::valueOf(text, R"(opticsd_port_fec_codewords_total{target="leaf-1",port="Ethernet1",low="3",high="3"})"),
+      97);
+  EXPECT_EQ(
+      test::valueOf(
+          text, R"(opticsd_lane_fec_codewords_total{target="leaf-1",port="Ethernet1",lane="8",low="15",high="15"})"),
+      10);
+  EXPECT_EQ(test::valueOf(text, R"(opticsd_lane_fec_tail_symbols{target="leaf-1",port="Ethernet1",lane="2"})"), 7);
+  EXPECT_EQ(test::valueOf(text, R"(opticsd_lane_fec_margin_symbols{target="leaf-1",port="Ethernet1",lane="2"})"), 8);
+}
+
+// A host whose kernel or NIC reports no histogram and no reason shows none
+// of the new series, and nothing in their place.
+TEST(ExportDetail, NoHistogramNoTailSeries) {
+  Sample s = everythingModule("Ethernet1");
+  s.fec.histogram.clear();
+  s.fec.tail = {};
+  s.fec.correctable_symbols.reset();
+  const ExportPolicy policy(ExportDetail::kFull);
+  const std::string text = render(snapshotOf({s}), {&policy, true, false});
+  for (const char* family :
+       {"opticsd_port_fec_tail_symbols{", "opticsd_port_fec_margin_symbols{", "opticsd_port_fec_codewords_total{",
+        "opticsd_lane_fec_tail_symbols{", "opticsd_lane_fec_codewords_total{", "opticsd_port_link_down_reason{"}) {
+    EXPECT_THAT(text, Not(HasSubstr(family)));
+  }
 }
 
 TEST(ExportDetail, DefaultLevelCarriesRaisedStatusesAndAPathNotActivated) {

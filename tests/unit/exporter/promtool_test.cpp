@@ -68,7 +68,18 @@ std::vector<Sample> fullModules() {
     s.fec.corrected_blocks_total = 1;
     s.fec.uncorrectable_blocks_total = 2;
     s.fec.corrected_bits_total = 3;
-    s.link = LinkState{true, 4, 400, 8, 53.125};
+    s.link = LinkState{true, 4, 400, 8, 53.125, std::nullopt, LinkDownReason{3, 1}};
+    // The FEC histogram, its tail and margin, a link down with its reason and
+    // a module in maintenance: every family issue 30 added, through promtool.
+    s.fec.histogram = {{0, 0, 100, {50, 50}}, {1, 3, 5, {2, 3}}, {4, 15, std::nullopt, {0, 1}}};
+    s.fec.correctable_symbols = 15;
+    s.fec.tail.symbols = 15;
+    s.fec.tail.lane_symbols = {std::uint16_t{3}, std::uint16_t{15}};
+    if (out.size() % 2 == 1) {
+      s.link.up = false;
+      s.link.down_reason = LinkDownReason{3, 4};
+      s.maintenance = Maintenance{"firmware_flashing"};
+    }
     out.push_back(s);
   }
   return out;

@@ -67,5 +67,40 @@ TEST(FecSequence, FormatReadsBack) {
   EXPECT_EQ(formatFecStep({}, {}), "");
 }
 
+TEST(FecSequence, HistogramReasonsAndBusy) {
+  auto steps = parseFecSequence(
+      "fec_hist=0-0:1000,1-3:100:40/60,4-15:-:0/1 fec_correctable_symbols=15 up=0 down_reason=3.4 "
+      "last_down_reason=9 busy=1\n");
+  ASSERT_TRUE(steps) << steps.error().message;
+  ASSERT_EQ(steps->size(), 1u);
+  const FecStep& step = (*steps)[0];
+  ASSERT_EQ(step.fec.histogram.size(), 3u);
+  EXPECT_EQ(step.fec.histogram[0].codewords_total, 1000u);
+  EXPECT_TRUE(step.fec.histogram[0].lane_codewords_total.empty());
+  EXPECT_EQ(step.fec.histogram[1].low, 1);
+  EXPECT_EQ(step.fec.histogram[1].high, 3);
+  EXPECT_EQ(step.fec.histogram[1].lane_codewords_total, (std::vector<std::uint64_t>{40, 60}));
+  EXPECT_FALSE(step.fec.histogram[2].codewords_total);
+  EXPECT_EQ(step.fec.correctable_symbols, 15);
+  EXPECT_EQ(step.link.down_reason, (LinkDownReason{3, 4}));
+  EXPECT_EQ(step.link.last_down_reason, (LinkDownReason{9, std::nullopt}));
+  EXPECT_TRUE(step.busy);
+  const auto line = formatFecStep(step.fec, step.link, step.busy);
+  auto back = parseFecSequence(line);
+  ASSERT_TRUE(back) << line;
+  EXPECT_EQ((*back)[0].fec.histogram, step.fec.histogram);
+  EXPECT_EQ((*back)[0].link.down_reason, step.link.down_reason);
+  EXPECT_TRUE((*back)[0].busy);
+  // Bad bins and reasons are errors naming the key.
+  for (const char* bad :
+       {"fec_hist=", "fec_hist=3-1:5", "fec_hist=0-0", "fec_hist=0-0:-", "fec_hist=0-0:x", "fec_hist=0-0:1:1//2",
+        "down_reason=3.0", "down_reason=300", "busy=2", "fec_correctable_symbols=0"}) {
+    auto parsed = parseFecSequence(bad);
+    ASSERT_FALSE(parsed) << bad;
+    const std::string key(bad, std::string_view(bad).find('='));
+    EXPECT_NE(parsed.error().message.find(key), std::string::npos) << parsed.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace opticsd::replay

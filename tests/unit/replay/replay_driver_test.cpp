@@ -16,6 +16,7 @@
 #include "daemon/pipeline/fec_ber_deriver.hpp"
 #include "drivers/eeprom/decoder.hpp"
 #include "drivers/eeprom/dump_file.hpp"
+#include "drivers/link_down_reason.hpp"
 #include "drivers/options/option_reader.hpp"
 #include "drivers/units.hpp"
 
@@ -245,7 +246,7 @@ TEST(ReplayDriver, CaptureRoundTripGivesIdenticalSamples) {
     std::vector<FecStep> steps;
     for (std::size_t i = 0; i < p.fec.size(); ++i) {
       const auto r = readingAt(p, i);
-      steps.push_back({r.fec, r.link});
+      steps.push_back({r.fec, r.link, {}, false});
     }
     ASSERT_TRUE(writeCapturePort(dir.path(), readingAt(p, 0), steps));
   }
@@ -385,6 +386,80 @@ TEST(ReplayDirectory, RejectsCaptureTimesThatGoBack) {
   auto loaded = loadReplayDirectory(dir.path());
   ASSERT_FALSE(loaded);
   EXPECT_NE(loaded.error().message.find("line 2"), std::string::npos) << loaded.error().message;
+}
+
+// A capture carrying the FEC codeword histogram and link-down reasons
+// (tests/fixtures/replay/synthetic-fec-histogram/NOTE.md): what a user's bug
+// report replays.
+const fs::path kHistogram = fs::path(OPTICSD_SOURCE_DIR) / "tests/fixtures/replay/synthetic-fec-histogram";
+
+TEST(ReplayDriver, HistogramTailMarginReasonAndMaintenance) {
+  auto loaded = loadReplayDirectory(kHistogram);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ReplayDriver driver("host1", nullptr, std::move(*loaded));
+  std::vector<PollResult> steps;
+  for (int step = 0; step < 6; ++step) steps.push_back(driver.step(1'700'000'000'000 + step * 30'000));
+
+  const Sample& first = port(steps[0], "eth0");
+  ASSERT_EQ(first.fec.histogram.size(), 5u);
+  EXPECT_EQ(first.fec.histogram[4].low, 4);
+  EXPECT_EQ(first.fec.histogram[4].high, 15);
+  EXPECT_FALSE(first.fec.tail.symbols) << "no window on the first step";
+
+  EXPECT_EQ(port(steps[1], "eth0").fec.tail.symbols, std::optional<std::uint16_t>(2));
+  EXPECT_EQ(port(steps[1], "eth0").fec.margin(port(steps[1], "eth0").fec.tail.symbols),
+            std::optional<std::uint16_t>(13));
+  EXPECT_EQ(port(steps[2], "eth0").fec.tail.symbols, std::optional<std::uint16_t>(3));
+
+  const Sample& down = port(steps[3], "eth0");
+  EXPECT_EQ(down.link.up, std::optional<bool>(false));
+  ASSERT_TRUE(down.link.down_reason);
+  EXPECT_EQ(describeLinkDown(*down.link.down_reason).rfind("bad_signal_integrity/bsi_serdes_alos: ", 0), 0u);
+  EXPECT_FALSE(down.fec.tail.symbols) << "nothing grew while down";
+
+  const Sample& worst = port(steps[4], "eth0");
+  EXPECT_EQ(worst.fec.tail.symbols, std::optional<std::uint16_t>(15));
+  EXPECT_EQ(worst.fec.margin(worst.fec.tail.symbols), std::optional<std::uint16_t>(0));
+  EXPECT_FALSE(worst.link.down_reason);
+  ASSERT_TRUE(worst.link.last_down_reason);
+
+  const Sample& busy = port(steps[5], "eth0");
+  ASSERT_TRUE(busy.maintenance);
+  EXPECT_EQ(busy.maintenance->reason, "firmware_flashing");
+  EXPECT_TRUE(busy.module_present);
+  EXPECT_TRUE(busy.issues.empty()) << busy.issues.front();
+
+  // Per-lane bins: each lane its own tail; the port's is the worst.
+  const Sample& lanes = port(steps[1], "eth1");
+  EXPECT_EQ(lanes.fec.tail.symbols, std::optional<std::uint16_t>(1));
+  ASSERT_EQ(lanes.fec.tail.lane_symbols.size(), 4u);
+  EXPECT_EQ(lanes.fec.tail.lane_symbols[0], std::optional<std::uint16_t>(0));
+  EXPECT_EQ(lanes.fec.tail.lane_symbols[1], std::optional<std::uint16_t>(1));
+}
+
+TEST(ReplayDirectory, CaptureWritesHistogramReasonsAndBusyBack) {
+  auto loaded = loadReplayDirectory(kHistogram);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  TempDir dir;
+  for (const auto& p : loaded->ports) {
+    module::PortReading first = readingAt(p, 0);
+    ASSERT_TRUE(writeCapturePort(dir.path(), first, p.fec));
+  }
+  auto again = loadReplayDirectory(dir.path());
+  ASSERT_TRUE(again) << again.error().message;
+  ASSERT_EQ(again->ports.size(), loaded->ports.size());
+  for (std::size_t i = 0; i < again->ports.size(); ++i) {
+    ASSERT_EQ(again->ports[i].fec.size(), loaded->ports[i].fec.size());
+    for (std::size_t k = 0; k < again->ports[i].fec.size(); ++k) {
+      const auto& a = again->ports[i].fec[k];
+      const auto& b = loaded->ports[i].fec[k];
+      EXPECT_EQ(a.fec.histogram, b.fec.histogram);
+      EXPECT_EQ(a.fec.correctable_symbols, b.fec.correctable_symbols);
+      EXPECT_EQ(a.link.down_reason, b.link.down_reason);
+      EXPECT_EQ(a.link.last_down_reason, b.link.last_down_reason);
+      EXPECT_EQ(a.busy, b.busy);
+    }
+  }
 }
 
 }  // namespace

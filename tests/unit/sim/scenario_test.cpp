@@ -8,7 +8,7 @@ namespace opticsd::sim {
 namespace {
 
 TEST(Scenario, NamesRoundTrip) {
-  ASSERT_EQ(scenarioNames().size(), 6u);
+  ASSERT_EQ(scenarioNames().size(), 7u);
   for (std::string_view name : validScenarioNames()) {
     auto kind = parseScenarioKind(name);
     ASSERT_TRUE(kind) << name;

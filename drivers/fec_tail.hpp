@@ -1,0 +1,42 @@
+#pragma once
+// The FEC tail of a poll window from two successive codeword histograms: the
+// highest bin whose count grew (its upper bound, in symbol errors). A link
+// whose tail creeps towards the code's limit (RS(544,514) corrects 15 symbols
+// a codeword) is losing margin before its averaged pre-FEC BER moves: a few
+// codewords with many errors barely change the mean.
+//
+// Pure functions, plus FecTailTracker: the previous histogram of each port,
+// for drivers that read cumulative bins (ethtool, replay, sim). Not
+// thread-safe; a driver owns one and calls it on its own thread.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "drivers/sample.hpp"
+
+namespace opticsd {
+
+// The tail between `previous` and `current` (same bins, same order). Absent
+// when the bins differ (a NIC reconfigured, a module swapped), when any
+// count went down (a counter reset) or when no bin grew (no traffic).
+FecTail fecTail(const std::vector<FecHistogramBin>& previous, const std::vector<FecHistogramBin>& current);
+
+class FecTailTracker {
+ public:
+  // Sets sample.fec.tail from the sample's histogram and the one seen last
+  // for the same port and serial; remembers this one. A sample without a
+  // histogram forgets the port.
+  void apply(Sample& sample);
+
+ private:
+  struct Last {
+    std::string serial;
+    std::vector<FecHistogramBin> histogram;
+  };
+  std::unordered_map<std::string, Last> last_;  // by port
+};
+
+}  // namespace opticsd
