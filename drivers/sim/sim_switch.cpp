@@ -382,7 +382,9 @@ SimSwitch::Counters SimSwitch::countersAt(int port_index, const PortScenarios* p
   const std::int64_t t = std::max<std::int64_t>(0, since_epoch_ms);
   if (ps == nullptr || t <= ps->knots.front()) {
     const Counters& rate = healthyRates(port_index);
-    const double secs = uptimeSeconds(port_index) + static_cast<double>(t) / 1000.0;
+    // Before the epoch too (the driver's first FEC tail window looks one
+    // poll back): each link has been up for days by then.
+    const double secs = std::max(0.0, uptimeSeconds(port_index) + static_cast<double>(since_epoch_ms) / 1000.0);
     Counters c;
     for (int l = 0; l < kMaxLanes; ++l) c.lane_bits[l] = rate.lane_bits[l] * secs;
     c.corrected_blocks = rate.corrected_blocks * secs;

@@ -81,5 +81,33 @@ TEST(FecTailRule, NoHistogramNoFinding) {
   EXPECT_EQ(sink.firstRaise(sw->portName(0), "fec_tail"), nullptr);
 }
 
+// A module in maintenance (firmware flashing, a CDB command, `maintenance:`)
+// raises nothing, whatever its values say; the flapping finding names why the
+// link went down and what to do about it.
+TEST(FecTailRule, MaintenanceRaisesNothingAndFlapsSayWhy) {
+  sim::SimSwitchConfig config;
+  config.name = "leaf-1";
+  config.ports = 2;
+  config.module = "osfp-800g-2fr4";
+  config.scenarios.push_back({sim::ScenarioKind::kLinkFlapping, 0, -1, 0, 0});
+  config.scenarios.push_back({sim::ScenarioKind::kLinkFlapping, 1, -1, 0, 0});
+  auto sw = sim::SimSwitch::create(config, kEpoch);
+  ASSERT_TRUE(sw);
+  test::RecordingSink sink;
+  RulesEngine engine(defaultRuleSet(), Topology{}, &sink);
+  std::vector<Sample> samples;
+  for (std::int64_t t = kEpoch; t <= kEpoch + 20 * kMinute; t += kInterval) {
+    samples.clear();
+    sw->sampleAll(t, samples);
+    samples[1].maintenance = Maintenance{"configured"};
+    engine.evaluate("leaf-1", samples);
+  }
+  EXPECT_EQ(sink.firstRaise(sw->portName(1), "link_flapping"), nullptr);
+  const Finding* flap = sink.firstRaise(sw->portName(0), "link_flapping");
+  ASSERT_NE(flap, nullptr);
+  EXPECT_NE(flap->detail.find("last down: bad_signal_integrity"), std::string::npos) << flap->detail;
+  EXPECT_NE(flap->detail.find("clean"), std::string::npos) << flap->detail;
+}
+
 }  // namespace
 }  // namespace opticsd
