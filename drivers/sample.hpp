@@ -227,7 +227,9 @@ inline constexpr std::array<LaneFlagInfo, 7> kLaneFlagInfo{{
 }};
 
 struct Lane {
-  std::uint16_t number = 1;  // 1-based, as modules and switch CLIs number lanes
+  // 1-based, as modules and switch CLIs number lanes; at most kMaxSampleLanes
+  // (drivers/lane_limit.hpp), the one lane limit every part uses.
+  std::uint16_t number = 1;
   LaneValues values;
   LaneFlags flags;  // by LaneMetric index
   LaneStatus status;
