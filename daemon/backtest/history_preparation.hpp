@@ -1,17 +1,16 @@
 #pragma once
-// The preparation the daemon applies to every poll before its sinks
-// (daemon/pipeline/pipeline.cpp): implausible readings dropped, pre-FEC BER
-// derived from the FEC counters where the Sample carries none (a value the
-// store kept is never overwritten). The backtest sends every Sample it
-// rebuilds from history through here before the rules, so it judges what the
-// daemon judged.
-//
-// The one place the backtest names the daemon's preparation: when that
-// becomes a class of its own, prepare() is the line to switch.
+// The backtest's use of the daemon's one preparation (PollPreparation, the
+// same the pipeline, poll-once and replay call): stamp, implausible readings
+// dropped, pre-FEC BER derived from the FEC counters where the Sample carries
+// none (a value the store kept is never overwritten). Every Sample rebuilt
+// from history goes through here before the rules, so the backtest judges
+// what the daemon judged.
 //
 // Not thread-safe: one per replay.
 
-#include "daemon/pipeline/fec_ber_deriver.hpp"
+#include <vector>
+
+#include "daemon/pipeline/poll_preparation.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {
@@ -21,7 +20,8 @@ class HistoryPreparation {
   void prepare(Sample& sample);
 
  private:
-  FecBerDeriver fec_;
+  PollPreparation preparation_;
+  std::vector<Sample> one_;  // the Sample being prepared, moved in and back out
 };
 
 }  // namespace opticsd
