@@ -9,7 +9,7 @@
 // An element NAME may bind $port or $component too, for models that key a
 // table by name rather than by list key (SONiC's STATE_DB tables), and a
 // rule may fix the lane where the model puts it in the leaf name ("rx3power").
-// Rules are data (vendor_variants.cpp); LeafRules compiles and matches them.
+// Rules are data (schemas/gnmi-variants); LeafRules compiles and matches them.
 
 #include <cstdint>
 #include <functional>

@@ -160,17 +160,17 @@ LeafRule parseRule(const Reader& r, const YAML::Node& node, LoadedVariant& out) 
   return rule;
 }
 
-void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out) {
+void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out, const VariantLookup& lookup, bool shipped) {
   if (!root.IsMap()) r.fail(root, "a variant file is a mapping");
   r.onlyKeys(root, {"name", "summary", "extends", "origin", "target", "origins", "channel_base", "subscribe", "rules",
                     "zero_power_when_down_is_dark"});
   if (!root["name"]) r.fail(root, "a variant needs name:");
   VendorVariant& v = out.variant;
   v.name = out.text.emplace_back(r.scalar(root["name"], "name"));
-  if (findVendorVariant(v.name)) r.fail(root["name"], "'" + std::string(v.name) + "' is a shipped variant's name");
+  if (!shipped && lookup(v.name)) r.fail(root["name"], "'" + std::string(v.name) + "' is a shipped variant's name");
   const VendorVariant* base = nullptr;
   if (auto n = root["extends"]) {
-    base = findVendorVariant(r.scalar(n, "extends"));
+    base = lookup(r.scalar(n, "extends"));
     if (!base) r.fail(n, "extends an unknown variant '" + n.Scalar() + "'");
   }
   v.summary = root["summary"] ? std::string_view(out.text.emplace_back(r.scalar(root["summary"], "summary")))
@@ -235,13 +235,12 @@ void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out) {
   if (auto compiled = LeafRules::compile(v.rules, v.origins); !compiled) r.fail(root, compiled.error().message);
 }
 
-}  // namespace
-
-Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view yaml, const std::string& file) {
+Result<std::shared_ptr<const LoadedVariant>> parse(std::string_view yaml, const std::string& file,
+                                                   const VariantLookup& lookup, bool shipped) {
   auto out = std::make_shared<LoadedVariant>();
   try {
     const YAML::Node root = YAML::Load(std::string(yaml));
-    parseInto(Reader(file), root, *out);
+    parseInto(Reader(file), root, *out, lookup, shipped);
   } catch (const Failure& f) {
     return fail(f.message);
   } catch (const YAML::Exception& e) {
@@ -250,6 +249,17 @@ Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view y
     return fail(where + ": " + e.msg);
   }
   return std::shared_ptr<const LoadedVariant>(std::move(out));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view yaml, const std::string& file) {
+  return parse(yaml, file, findVendorVariant, false);
+}
+
+Result<std::shared_ptr<const LoadedVariant>> parseShippedVariantFile(std::string_view yaml, const std::string& file,
+                                                                     const VariantLookup& lookup) {
+  return parse(yaml, file, lookup, true);
 }
 
 Result<std::shared_ptr<const LoadedVariant>> loadVariantFile(const std::string& path) {

@@ -10,6 +10,7 @@
 // after loading and shared (shared_ptr) by the options that use it.
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,8 +28,16 @@ struct LoadedVariant {
   std::vector<LeafRule> rules;
 };
 
-// Parses a variant file's text; errors name `file:line:col`.
+// Resolves an `extends:` name to a loaded variant (null: unknown).
+using VariantLookup = std::function<const VendorVariant*(std::string_view name)>;
+
+// Parses a variant file's text; errors name `file:line:col`. `extends:` and
+// the shipped names are looked up with findVendorVariant.
 Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view yaml, const std::string& file);
+// The same for a shipped file: its name may be a shipped one, `extends:` is
+// resolved by `lookup` (the shipped set while it loads).
+Result<std::shared_ptr<const LoadedVariant>> parseShippedVariantFile(std::string_view yaml, const std::string& file,
+                                                                     const VariantLookup& lookup);
 Result<std::shared_ptr<const LoadedVariant>> loadVariantFile(const std::string& path);
 
 }  // namespace opticsd::gnmi
