@@ -2,7 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "drivers/sample.hpp"
@@ -268,6 +271,70 @@ Result<std::shared_ptr<const LoadedVariant>> loadVariantFile(const std::string& 
   std::ostringstream text;
   text << in.rdbuf();
   return parseVariantFile(text.str(), path);
+}
+
+const VendorVariant* VariantSet::find(std::string_view name) const {
+  for (const auto& v : variants) {
+    if (v && v->variant.name == name) return &v->variant;
+  }
+  return nullptr;
+}
+
+VariantSet loadVariantSet(std::span<const VariantSource> sources, const VariantLookup& fallback) {
+  enum class State { kNotLoaded, kLoading, kLoaded };
+  VariantSet out;
+  out.variants.resize(sources.size());
+  std::vector<State> state(sources.size(), State::kNotLoaded);
+  std::function<const VendorVariant*(std::size_t)> load = [&](std::size_t i) -> const VendorVariant* {
+    if (state[i] == State::kLoading) return nullptr;  // an extends: cycle: "unknown variant"
+    if (state[i] == State::kNotLoaded) {
+      state[i] = State::kLoading;
+      // `extends: X` in file i: another file of the set named X.yaml, else the fallback's.
+      auto lookup = [&](std::string_view name) -> const VendorVariant* {
+        for (std::size_t j = 0; j < sources.size(); ++j) {
+          if (j != i && sources[j].file_name == std::string(name) + ".yaml") return load(j);
+        }
+        return fallback ? fallback(name) : nullptr;
+      };
+      auto parsed = parseShippedVariantFile(sources[i].text, sources[i].label, lookup);
+      if (!parsed) {
+        out.errors.push_back(parsed.error().message);
+      } else if (std::string((*parsed)->variant.name) + ".yaml" != sources[i].file_name) {
+        out.errors.push_back(sources[i].label + ": name '" + std::string((*parsed)->variant.name) +
+                             "' must be the file's name without .yaml");
+      } else {
+        out.variants[i] = *parsed;
+      }
+      state[i] = State::kLoaded;
+    }
+    return out.variants[i] ? &out.variants[i]->variant : nullptr;
+  };
+  for (const auto& s : sources) out.labels.push_back(s.label);
+  for (std::size_t i = 0; i < sources.size(); ++i) load(i);
+  return out;
+}
+
+Result<std::vector<VariantSource>> readVariantDirectories(std::span<const std::string> dirs) {
+  std::map<std::string, VariantSource> by_name;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+    }
+    if (ec) return fail("cannot list gNMI variant directory " + dir + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+      std::ifstream in(path);
+      if (!in) return fail("cannot read gNMI variant file " + path.string());
+      std::ostringstream text;
+      text << in.rdbuf();
+      by_name[path.filename().string()] = VariantSource{path.string(), path.filename().string(), text.str()};
+    }
+  }
+  std::vector<VariantSource> out;
+  for (auto& [name, source] : by_name) out.push_back(std::move(source));
+  return out;
 }
 
 }  // namespace opticsd::gnmi

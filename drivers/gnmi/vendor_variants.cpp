@@ -1,6 +1,5 @@
 #include "drivers/gnmi/vendor_variants.hpp"
 
-#include <memory>
 #include <vector>
 
 #include "drivers/gnmi/variant_file.hpp"
@@ -8,55 +7,27 @@
 namespace opticsd::gnmi {
 namespace {
 
-// The shipped variant files, parsed once by the user files' loader. A file's
-// `extends:` names another shipped file (name.yaml), loaded first.
+// The shipped variant files, loaded once as a set by the user files' loader
+// (a shipped file's `extends:` names another shipped file).
 class ShippedVariants {
  public:
   ShippedVariants() {
-    const auto files = embeddedVariantFiles();
-    loaded_.resize(files.size());
-    state_.assign(files.size(), State::kNotLoaded);
-    for (std::size_t i = 0; i < files.size(); ++i) load(i);
-    for (const auto& v : loaded_) {
+    std::vector<VariantSource> sources;
+    for (const auto& f : embeddedVariantFiles()) {
+      sources.push_back({"schemas/gnmi-variants/" + std::string(f.file_name) + " (built in)", std::string(f.file_name),
+                         std::string(f.text)});
+    }
+    set_ = loadVariantSet(sources, nullptr);
+    for (const auto& v : set_.variants) {
       if (v) variants_.push_back(v->variant);
     }
   }
   std::span<const VendorVariant> variants() const { return variants_; }
-  std::span<const std::string> errors() const { return errors_; }
+  std::span<const std::string> errors() const { return set_.errors; }
 
  private:
-  enum class State { kNotLoaded, kLoading, kLoaded };
-
-  const VendorVariant* load(std::size_t i) {
-    const auto files = embeddedVariantFiles();
-    if (state_[i] == State::kLoading) return nullptr;  // an extends: cycle
-    if (state_[i] == State::kNotLoaded) {
-      state_[i] = State::kLoading;
-      const std::string file = "schemas/gnmi-variants/" + std::string(files[i].file_name) + " (built in)";
-      auto parsed = parseShippedVariantFile(files[i].text, file, [&](std::string_view name) { return byName(name); });
-      if (!parsed) {
-        errors_.push_back(parsed.error().message);
-      } else if (std::string((*parsed)->variant.name) + ".yaml" != files[i].file_name) {
-        errors_.push_back(file + ": name '" + std::string((*parsed)->variant.name) + "' is not the file's name");
-      } else {
-        loaded_[i] = *parsed;
-      }
-      state_[i] = State::kLoaded;
-    }
-    return loaded_[i] ? &loaded_[i]->variant : nullptr;
-  }
-  const VendorVariant* byName(std::string_view name) {
-    const auto files = embeddedVariantFiles();
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      if (files[i].file_name == std::string(name) + ".yaml") return load(i);
-    }
-    return nullptr;
-  }
-
-  std::vector<std::shared_ptr<const LoadedVariant>> loaded_;
-  std::vector<State> state_;
-  std::vector<VendorVariant> variants_;  // copies whose views point into loaded_
-  std::vector<std::string> errors_;
+  VariantSet set_;
+  std::vector<VendorVariant> variants_;  // copies whose views point into set_
 };
 
 const ShippedVariants& shipped() {
