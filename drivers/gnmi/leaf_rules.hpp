@@ -70,6 +70,9 @@ struct LeafRule {
   std::string_view severity = {};
   // Multiplies the number before it lands (IOS-XR sends power in 0.01 dBm).
   double scale = 1;
+  // The scaled number is optical power in mW: it lands in dBm (a variant
+  // file's `unit: mw`, `uw` or `w`, the SNMP profiles' words).
+  bool milliwatts = false;
 };
 
 // What a matched path bound.

@@ -76,7 +76,8 @@ constexpr std::pair<std::string_view, Leaf> kFields[] = {
 
 LeafRule parseRule(const Reader& r, const YAML::Node& node, LoadedVariant& out) {
   if (!node.IsMap()) r.fail(node, "a rule is a mapping (path: and one of module:, lane:, status:, threshold:, field:)");
-  r.onlyKeys(node, {"path", "module", "lane", "status", "threshold", "field", "scale", "fixed_lane", "any_component"});
+  r.onlyKeys(
+      node, {"path", "module", "lane", "status", "threshold", "field", "scale", "unit", "fixed_lane", "any_component"});
   LeafRule rule{};
   if (!node["path"]) r.fail(node, "a rule needs path:");
   const std::string& pattern = out.text.emplace_back(r.scalar(node["path"], "path"));
@@ -148,6 +149,22 @@ LeafRule parseRule(const Reader& r, const YAML::Node& node, LoadedVariant& out) 
       r.fail(n, "scale must be a number");
     }
     if (!std::isfinite(rule.scale) || rule.scale == 0) r.fail(n, "scale must be a finite, non-zero number");
+  }
+  if (auto n = node["unit"]) {
+    // The SNMP profiles' power units: the scaled number is in this unit.
+    const std::string unit = r.scalar(n, "unit");
+    const bool power_metric = rule.leaf == Leaf::kModuleValue ? kModuleMetricInfo[rule.metric].key.ends_with("_dbm")
+                              : rule.leaf == Leaf::kLaneValue ? kLaneMetricInfo[rule.metric].key.ends_with("_dbm")
+                              : rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kModuleThresholdLower
+                                  ? kModuleMetricInfo[rule.metric].key.ends_with("_dbm")
+                              : rule.leaf == Leaf::kLaneThresholdUpper || rule.leaf == Leaf::kLaneThresholdLower
+                                  ? kLaneMetricInfo[rule.metric].key.ends_with("_dbm")
+                                  : false;
+    if (unit != "dbm" && unit != "mw" && unit != "uw" && unit != "w") r.fail(n, "unit must be dbm, mw, uw or w");
+    if (!power_metric) r.fail(n, "unit: " + unit + " needs an optical power metric (a catalogue key in _dbm)");
+    rule.milliwatts = unit != "dbm";
+    if (unit == "uw") rule.scale *= 0.001;
+    if (unit == "w") rule.scale *= 1000;
   }
   if (auto n = node["fixed_lane"]) {
     int lane = 0;
