@@ -77,12 +77,15 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
     options.error("address", "expected host:port (gNMI has no default port)");
   }
   const std::string variant = options.optionalString("variant").value_or("openconfig");
+  bool dir_failed = false;  // then an unknown variant may be the bad file's: its error says why
   if (auto dirs = options.directoryList("variant_dir"); !dirs.empty()) {
     if (auto sources = readVariantDirectories(dirs); !sources) {
       options.error("variant_dir", sources.error().message);
+      dir_failed = true;
     } else {
       auto set = std::make_shared<const VariantSet>(loadVariantSet(*sources, findVendorVariant));
       for (const auto& e : set->errors) options.error("variant_dir", e);
+      dir_failed = !set->errors.empty();
       for (std::size_t i = 0; i < set->variants.size(); ++i) {
         if (set->variants[i] && findVendorVariant(set->variants[i]->variant.name)) {
           spdlog::info("gnmi variant {} from {} replaces the shipped one", set->variants[i]->variant.name,
@@ -103,7 +106,7 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
       options.error("variant_file", loaded.error().message);
       out.variant = findVendorVariant("openconfig");
     }
-  } else if (!out.variant) {
+  } else if (!out.variant && !dir_failed) {
     std::string known;
     for (const auto& v : vendorVariants()) known += (known.empty() ? "" : ", ") + std::string(v.name);
     if (out.variant_dir) {

@@ -149,6 +149,7 @@ TEST(GnmiOptions, VariantDirAddsVariantsAndReplacesShippedOnes) {
   issues.clear();
   EXPECT_FALSE(read(dir_key + "variant: acme\n", issues));
   EXPECT_NE(allIssues(issues).find("acme.yaml:4:24: no lane metric 'no_such'"), std::string::npos) << allIssues(issues);
+  EXPECT_EQ(allIssues(issues).find("unknown gNMI variant"), std::string::npos) << allIssues(issues);
   // A file whose name: is not its file name is refused.
   std::ofstream(dir / "acme.yaml") << "name: other\nextends: openconfig\n";
   issues.clear();
