@@ -1,5 +1,7 @@
 #include "drivers/gnmi/gnmi_options.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -75,7 +77,26 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
     options.error("address", "expected host:port (gNMI has no default port)");
   }
   const std::string variant = options.optionalString("variant").value_or("openconfig");
-  out.variant = findVendorVariant(variant);
+  bool dir_failed = false;  // then an unknown variant may be the bad file's: its error says why
+  if (auto dirs = options.directoryList("variant_dir"); !dirs.empty()) {
+    if (auto sources = readVariantDirectories(dirs); !sources) {
+      options.error("variant_dir", sources.error().message);
+      dir_failed = true;
+    } else {
+      auto set = std::make_shared<const VariantSet>(loadVariantSet(*sources, findVendorVariant));
+      for (const auto& e : set->errors) options.error("variant_dir", e);
+      dir_failed = !set->errors.empty();
+      for (std::size_t i = 0; i < set->variants.size(); ++i) {
+        if (set->variants[i] && findVendorVariant(set->variants[i]->variant.name)) {
+          spdlog::info("gnmi variant {} from {} replaces the shipped one", set->variants[i]->variant.name,
+                       set->labels[i]);
+        }
+      }
+      out.variant_dir = std::move(set);
+    }
+  }
+  out.variant = out.variant_dir ? out.variant_dir->find(variant) : nullptr;
+  if (!out.variant) out.variant = findVendorVariant(variant);
   if (auto file = options.optionalString("variant_file")) {
     if (options.has("variant")) options.error("variant", "give variant or variant_file, not both");
     if (auto loaded = loadVariantFile(*file); loaded) {
@@ -85,9 +106,14 @@ std::optional<GnmiOptions> readGnmiOptions(OptionReader& options) {
       options.error("variant_file", loaded.error().message);
       out.variant = findVendorVariant("openconfig");
     }
-  } else if (!out.variant) {
+  } else if (!out.variant && !dir_failed) {
     std::string known;
     for (const auto& v : vendorVariants()) known += (known.empty() ? "" : ", ") + std::string(v.name);
+    if (out.variant_dir) {
+      for (const auto& v : out.variant_dir->variants) {
+        if (v && !findVendorVariant(v->variant.name)) known += ", " + std::string(v->variant.name);
+      }
+    }
     options.error("variant", "unknown gNMI variant '" + variant + "' (known: " + known + ")");
   }
   if (auto base = options.optionalString("channel_base")) {

@@ -26,6 +26,9 @@ struct GnmiOptions {
   const VendorVariant* variant = nullptr;
   // `variant_file:` a variant as data (variant_file.hpp); variant points into it.
   std::shared_ptr<const LoadedVariant> variant_file;
+  // `variant_dir:` a user's variant files, tried before the shipped ones
+  // (one named as a shipped variant replaces it); variant may point into it.
+  std::shared_ptr<const VariantSet> variant_dir;
   // The raw channel index of lane 1; unset: decided from what the device sends.
   std::optional<int> channel_base;
   EncodingChoice encoding = EncodingChoice::kAuto;

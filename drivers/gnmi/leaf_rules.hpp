@@ -9,7 +9,7 @@
 // An element NAME may bind $port or $component too, for models that key a
 // table by name rather than by list key (SONiC's STATE_DB tables), and a
 // rule may fix the lane where the model puts it in the leaf name ("rx3power").
-// Rules are data (vendor_variants.cpp); LeafRules compiles and matches them.
+// Rules are data (schemas/gnmi-variants); LeafRules compiles and matches them.
 
 #include <cstdint>
 #include <functional>
@@ -70,6 +70,9 @@ struct LeafRule {
   std::string_view severity = {};
   // Multiplies the number before it lands (IOS-XR sends power in 0.01 dBm).
   double scale = 1;
+  // The scaled number is optical power in mW: it lands in dBm (a variant
+  // file's `unit: mw`, `uw` or `w`, the SNMP profiles' words).
+  bool milliwatts = false;
 };
 
 // What a matched path bound.

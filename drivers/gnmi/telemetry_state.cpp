@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "drivers/units.hpp"
+
 namespace opticsd::gnmi {
 namespace {
 
@@ -17,6 +19,12 @@ bool equalsNoCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
+}
+
+// A rule's number in its metric's unit: scaled, and mW to dBm with the -40 dBm
+// floor where the rule says the value is power in mW.
+double valueOf(const LeafRule& rule, double number) {
+  return rule.milliwatts ? opticalPowerFromMilliwatts(number * rule.scale).dbm : number * rule.scale;
 }
 
 std::optional<double> numberOf(const LeafValue& v) {
@@ -297,7 +305,7 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
     case Leaf::kModuleValue: {
       auto v = numberOf(value);
       if (!v) return Applied::kBadValue;
-      m.values.set(static_cast<ModuleMetric>(rule.metric), *v * rule.scale);
+      m.values.set(static_cast<ModuleMetric>(rule.metric), valueOf(rule, *v));
       return Applied::kMapped;
     }
     case Leaf::kLaneValue: {
@@ -305,7 +313,7 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
       if (!v) return Applied::kBadValue;
       LaneData* lane = laneData(m, b);
       if (!lane) return Applied::kBadValue;
-      lane->values.set(static_cast<LaneMetric>(rule.metric), *v * rule.scale);
+      lane->values.set(static_cast<LaneMetric>(rule.metric), valueOf(rule, *v));
       return Applied::kMapped;
     }
     case Leaf::kLaneStatus: {
@@ -326,7 +334,10 @@ Applied TelemetryState::applyModule(Module& m, const Binding& b, const LeafValue
       const bool module = rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kModuleThresholdLower;
       // Written only when it changes: unchanged limits stay the table the last snapshots share.
       std::optional<Thresholds> slot = module ? m.thresholds->module[rule.metric] : m.thresholds->lane[rule.metric];
-      setThreshold(slot, b.severity, upper, *v * rule.scale);
+      // A power limit of 0 mW or less is no limit (as in SNMP profiles): not reported.
+      if (rule.milliwatts && *v * rule.scale <= 0) return Applied::kMapped;
+      setThreshold(slot, b.severity, upper,
+                   rule.milliwatts ? roundedDbm(10.0 * std::log10(*v * rule.scale)) : *v * rule.scale);
       if (slot != (module ? m.thresholds->module[rule.metric] : m.thresholds->lane[rule.metric])) {
         (module ? m.thresholds.mutate().module[rule.metric] : m.thresholds.mutate().lane[rule.metric]) = slot;
       }

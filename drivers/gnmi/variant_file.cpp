@@ -2,7 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "drivers/sample.hpp"
@@ -73,7 +76,8 @@ constexpr std::pair<std::string_view, Leaf> kFields[] = {
 
 LeafRule parseRule(const Reader& r, const YAML::Node& node, LoadedVariant& out) {
   if (!node.IsMap()) r.fail(node, "a rule is a mapping (path: and one of module:, lane:, status:, threshold:, field:)");
-  r.onlyKeys(node, {"path", "module", "lane", "status", "threshold", "field", "scale", "fixed_lane", "any_component"});
+  r.onlyKeys(
+      node, {"path", "module", "lane", "status", "threshold", "field", "scale", "unit", "fixed_lane", "any_component"});
   LeafRule rule{};
   if (!node["path"]) r.fail(node, "a rule needs path:");
   const std::string& pattern = out.text.emplace_back(r.scalar(node["path"], "path"));
@@ -146,6 +150,22 @@ LeafRule parseRule(const Reader& r, const YAML::Node& node, LoadedVariant& out) 
     }
     if (!std::isfinite(rule.scale) || rule.scale == 0) r.fail(n, "scale must be a finite, non-zero number");
   }
+  if (auto n = node["unit"]) {
+    // The SNMP profiles' power units: the scaled number is in this unit.
+    const std::string unit = r.scalar(n, "unit");
+    const bool power_metric = rule.leaf == Leaf::kModuleValue ? kModuleMetricInfo[rule.metric].key.ends_with("_dbm")
+                              : rule.leaf == Leaf::kLaneValue ? kLaneMetricInfo[rule.metric].key.ends_with("_dbm")
+                              : rule.leaf == Leaf::kModuleThresholdUpper || rule.leaf == Leaf::kModuleThresholdLower
+                                  ? kModuleMetricInfo[rule.metric].key.ends_with("_dbm")
+                              : rule.leaf == Leaf::kLaneThresholdUpper || rule.leaf == Leaf::kLaneThresholdLower
+                                  ? kLaneMetricInfo[rule.metric].key.ends_with("_dbm")
+                                  : false;
+    if (unit != "dbm" && unit != "mw" && unit != "uw" && unit != "w") r.fail(n, "unit must be dbm, mw, uw or w");
+    if (!power_metric) r.fail(n, "unit: " + unit + " needs an optical power metric (a catalogue key in _dbm)");
+    rule.milliwatts = unit != "dbm";
+    if (unit == "uw") rule.scale *= 0.001;
+    if (unit == "w") rule.scale *= 1000;
+  }
   if (auto n = node["fixed_lane"]) {
     int lane = 0;
     try {
@@ -160,17 +180,17 @@ LeafRule parseRule(const Reader& r, const YAML::Node& node, LoadedVariant& out) 
   return rule;
 }
 
-void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out) {
+void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out, const VariantLookup& lookup, bool shipped) {
   if (!root.IsMap()) r.fail(root, "a variant file is a mapping");
   r.onlyKeys(root, {"name", "summary", "extends", "origin", "target", "origins", "channel_base", "subscribe", "rules",
                     "zero_power_when_down_is_dark"});
   if (!root["name"]) r.fail(root, "a variant needs name:");
   VendorVariant& v = out.variant;
   v.name = out.text.emplace_back(r.scalar(root["name"], "name"));
-  if (findVendorVariant(v.name)) r.fail(root["name"], "'" + std::string(v.name) + "' is a shipped variant's name");
+  if (!shipped && lookup(v.name)) r.fail(root["name"], "'" + std::string(v.name) + "' is a shipped variant's name");
   const VendorVariant* base = nullptr;
   if (auto n = root["extends"]) {
-    base = findVendorVariant(r.scalar(n, "extends"));
+    base = lookup(r.scalar(n, "extends"));
     if (!base) r.fail(n, "extends an unknown variant '" + n.Scalar() + "'");
   }
   v.summary = root["summary"] ? std::string_view(out.text.emplace_back(r.scalar(root["summary"], "summary")))
@@ -235,13 +255,12 @@ void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out) {
   if (auto compiled = LeafRules::compile(v.rules, v.origins); !compiled) r.fail(root, compiled.error().message);
 }
 
-}  // namespace
-
-Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view yaml, const std::string& file) {
+Result<std::shared_ptr<const LoadedVariant>> parse(std::string_view yaml, const std::string& file,
+                                                   const VariantLookup& lookup, bool shipped) {
   auto out = std::make_shared<LoadedVariant>();
   try {
     const YAML::Node root = YAML::Load(std::string(yaml));
-    parseInto(Reader(file), root, *out);
+    parseInto(Reader(file), root, *out, lookup, shipped);
   } catch (const Failure& f) {
     return fail(f.message);
   } catch (const YAML::Exception& e) {
@@ -252,12 +271,87 @@ Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view y
   return std::shared_ptr<const LoadedVariant>(std::move(out));
 }
 
+}  // namespace
+
+Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view yaml, const std::string& file) {
+  return parse(yaml, file, findVendorVariant, false);
+}
+
+Result<std::shared_ptr<const LoadedVariant>> parseShippedVariantFile(std::string_view yaml, const std::string& file,
+                                                                     const VariantLookup& lookup) {
+  return parse(yaml, file, lookup, true);
+}
+
 Result<std::shared_ptr<const LoadedVariant>> loadVariantFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) return fail("cannot read gNMI variant file " + path);
   std::ostringstream text;
   text << in.rdbuf();
   return parseVariantFile(text.str(), path);
+}
+
+const VendorVariant* VariantSet::find(std::string_view name) const {
+  for (const auto& v : variants) {
+    if (v && v->variant.name == name) return &v->variant;
+  }
+  return nullptr;
+}
+
+VariantSet loadVariantSet(std::span<const VariantSource> sources, const VariantLookup& fallback) {
+  enum class State { kNotLoaded, kLoading, kLoaded };
+  VariantSet out;
+  out.variants.resize(sources.size());
+  std::vector<State> state(sources.size(), State::kNotLoaded);
+  std::function<const VendorVariant*(std::size_t)> load = [&](std::size_t i) -> const VendorVariant* {
+    if (state[i] == State::kLoading) return nullptr;  // an extends: cycle: "unknown variant"
+    if (state[i] == State::kNotLoaded) {
+      state[i] = State::kLoading;
+      // `extends: X` in file i: another file of the set named X.yaml, else the fallback's.
+      auto lookup = [&](std::string_view name) -> const VendorVariant* {
+        for (std::size_t j = 0; j < sources.size(); ++j) {
+          if (j != i && sources[j].file_name == std::string(name) + ".yaml") return load(j);
+        }
+        return fallback ? fallback(name) : nullptr;
+      };
+      auto parsed = parseShippedVariantFile(sources[i].text, sources[i].label, lookup);
+      if (!parsed) {
+        out.errors.push_back(parsed.error().message);
+      } else if (std::string((*parsed)->variant.name) + ".yaml" != sources[i].file_name) {
+        out.errors.push_back(sources[i].label + ": name '" + std::string((*parsed)->variant.name) +
+                             "' must be the file's name without .yaml");
+      } else {
+        out.variants[i] = *parsed;
+      }
+      state[i] = State::kLoaded;
+    }
+    return out.variants[i] ? &out.variants[i]->variant : nullptr;
+  };
+  for (const auto& s : sources) out.labels.push_back(s.label);
+  for (std::size_t i = 0; i < sources.size(); ++i) load(i);
+  return out;
+}
+
+Result<std::vector<VariantSource>> readVariantDirectories(std::span<const std::string> dirs) {
+  std::map<std::string, VariantSource> by_name;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+    }
+    if (ec) return fail("cannot list gNMI variant directory " + dir + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+      std::ifstream in(path);
+      if (!in) return fail("cannot read gNMI variant file " + path.string());
+      std::ostringstream text;
+      text << in.rdbuf();
+      by_name[path.filename().string()] = VariantSource{path.string(), path.filename().string(), text.str()};
+    }
+  }
+  std::vector<VariantSource> out;
+  for (auto& [name, source] : by_name) out.push_back(std::move(source));
+  return out;
 }
 
 }  // namespace opticsd::gnmi

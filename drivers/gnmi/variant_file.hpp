@@ -10,7 +10,9 @@
 // after loading and shared (shared_ptr) by the options that use it.
 
 #include <deque>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +29,39 @@ struct LoadedVariant {
   std::vector<LeafRule> rules;
 };
 
-// Parses a variant file's text; errors name `file:line:col`.
+// Resolves an `extends:` name to a loaded variant (null: unknown).
+using VariantLookup = std::function<const VendorVariant*(std::string_view name)>;
+
+// Parses a variant file's text; errors name `file:line:col`. `extends:` and
+// the shipped names are looked up with findVendorVariant.
 Result<std::shared_ptr<const LoadedVariant>> parseVariantFile(std::string_view yaml, const std::string& file);
+// The same for a shipped file: its name may be a shipped one, `extends:` is
+// resolved by `lookup` (the shipped set while it loads).
+Result<std::shared_ptr<const LoadedVariant>> parseShippedVariantFile(std::string_view yaml, const std::string& file,
+                                                                     const VariantLookup& lookup);
 Result<std::shared_ptr<const LoadedVariant>> loadVariantFile(const std::string& path);
+
+// One variant file of a set: its text and where it came from.
+struct VariantSource {
+  std::string label;      // errors and logs name it: a path, or a shipped file
+  std::string file_name;  // "openconfig.yaml": `extends: openconfig` finds it
+  std::string text;
+};
+
+// Variant files loaded together, as the shipped ones and a user's directory
+// are: `extends:` names another file of the set (NAME.yaml, loaded first) or
+// else what `fallback` finds; each file's `name:` must be its file name.
+// variants[i] is null where sources[i] failed (its error is in errors).
+struct VariantSet {
+  std::vector<std::string> labels;
+  std::vector<std::shared_ptr<const LoadedVariant>> variants;
+  std::vector<std::string> errors;
+  const VendorVariant* find(std::string_view name) const;
+};
+VariantSet loadVariantSet(std::span<const VariantSource> sources, const VariantLookup& fallback);
+
+// The *.yaml files of a user's variant directories, by file name; a later
+// directory's file replaces an earlier one's of the same name.
+Result<std::vector<VariantSource>> readVariantDirectories(std::span<const std::string> dirs);
 
 }  // namespace opticsd::gnmi

@@ -1,9 +1,12 @@
 #pragma once
 // Vendor differences as data, as the SNMP profiles are: which paths a NOS
 // serves, which rules turn them into Sample fields, and its value
-// conventions. Adding a NOS is a row in vendor_variants.cpp (see README.md).
+// conventions. The shipped variants are YAML files (schemas/gnmi-variants)
+// compiled in as text and loaded by variant_file's loader on first use;
+// adding a NOS is a file, no rebuild (schemas/gnmi-variants/README.md).
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "drivers/gnmi/leaf_rules.hpp"
@@ -33,7 +36,17 @@ struct VendorVariant {
   bool zero_power_when_down_is_dark;
 };
 
+// The shipped variants, loaded once (thread-safe); a shipped file that fails
+// to load is left out and its error kept in shippedVariantErrors().
 std::span<const VendorVariant> vendorVariants();
 const VendorVariant* findVendorVariant(std::string_view name);
+std::span<const std::string> shippedVariantErrors();
+
+// The shipped files' texts (generated from schemas/gnmi-variants at build time).
+struct EmbeddedVariantFile {
+  std::string_view file_name;
+  std::string_view text;
+};
+std::span<const EmbeddedVariantFile> embeddedVariantFiles();
 
 }  // namespace opticsd::gnmi

@@ -116,6 +116,51 @@ TEST(GnmiOptions, VariantFileIsLoadedOrItsErrorSaid) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(GnmiOptions, VariantDirAddsVariantsAndReplacesShippedOnes) {
+  const auto dir = std::filesystem::temp_directory_path() / "opticsd-gnmi-variant-dir-test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  // A shipped name replaces the shipped variant (and may extend it); another
+  // file extends the replacement by its file name.
+  std::ofstream(dir / "openconfig.yaml")
+      << "name: openconfig\nextends: openconfig\nrules:\n"
+         "  - {path: \"/components/component[name=$component]/transceiver/state/laser-temp\", "
+         "module: laser_temperature_celsius}\n";
+  std::ofstream(dir / "acme.yaml") << "name: acme\nextends: openconfig\nsummary: ACME\n";
+  std::ofstream(dir / "notes.txt") << "not a variant";
+  std::vector<ConfigIssue> issues;
+  const std::string dir_key = "address: a:1\nvariant_dir: " + dir.string() + "\n";
+  auto replaced = read(dir_key, issues);
+  ASSERT_TRUE(replaced) << allIssues(issues);
+  EXPECT_EQ(replaced->variant->name, "openconfig");
+  EXPECT_EQ(replaced->variant->rules.size(), findVendorVariant("openconfig")->rules.size() + 1);
+  auto acme = read(dir_key + "variant: acme\n", issues);
+  ASSERT_TRUE(acme) << allIssues(issues);
+  EXPECT_EQ(acme->variant->summary, "ACME");
+  EXPECT_EQ(acme->variant->rules.size(), findVendorVariant("openconfig")->rules.size() + 1);
+  EXPECT_EQ(acme->forPollInterval(std::chrono::seconds(5)).variant->name, "acme");  // copies share the directory
+  // Without the directory the shipped variant is as it was.
+  auto plain = read("address: a:1\n", issues);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->variant->rules.size(), findVendorVariant("openconfig")->rules.size());
+
+  // Read again (as a reload does) after an edit: a bad file fails with file:line:col.
+  std::ofstream(dir / "acme.yaml") << "name: acme\nextends: openconfig\nrules:\n  - {path: /a/b, lane: no_such}\n";
+  issues.clear();
+  EXPECT_FALSE(read(dir_key + "variant: acme\n", issues));
+  EXPECT_NE(allIssues(issues).find("acme.yaml:4:24: no lane metric 'no_such'"), std::string::npos) << allIssues(issues);
+  EXPECT_EQ(allIssues(issues).find("unknown gNMI variant"), std::string::npos) << allIssues(issues);
+  // A file whose name: is not its file name is refused.
+  std::ofstream(dir / "acme.yaml") << "name: other\nextends: openconfig\n";
+  issues.clear();
+  EXPECT_FALSE(read(dir_key, issues));
+  EXPECT_NE(allIssues(issues).find("name 'other' must be the file's name"), std::string::npos) << allIssues(issues);
+  std::filesystem::remove_all(dir);
+  issues.clear();
+  EXPECT_FALSE(read(dir_key, issues));
+  EXPECT_NE(allIssues(issues).find("is not a directory"), std::string::npos) << allIssues(issues);
+}
+
 TEST(GnmiOptions, UnknownKeysAreReported) {
   std::vector<ConfigIssue> issues;
   read("address: a:1\nsample_intervall: 5s\n", issues);

@@ -89,5 +89,50 @@ TEST(GnmiVariantFile, ErrorsSayFileLineColumn) {
   EXPECT_NE(errorOf("name: x\nextends: openconfig\nchannel_base: {default: 2}\n").find("0 or 1"), std::string::npos);
 }
 
+// `unit: mw | uw | w` (the SNMP profiles' words): power in mW lands in dBm
+// 0 mW is dark (the -40 dBm floor and the no-light flag), a 0 mW limit is no
+// limit; a unit on a metric that is not optical power is refused.
+TEST(GnmiVariantFile, PowerInMilliwattsLandsInDbm) {
+  auto loaded = parseVariantFile(
+      "name: mw-nos\nsubscribe: [{path: /ports, mode: sample}]\nchannel_base: {default: 1, detect: false}\nrules:\n"
+      "  - {path: \"/ports/port[name=$port]/lane[id=$lane]/rx\", lane: rx_power_dbm, unit: mw}\n"
+      "  - {path: \"/ports/port[name=$port]/lane[id=$lane]/tx-uw\", lane: tx_power_dbm, unit: uw, scale: 0.1}\n"
+      "  - {path: \"/ports/port[name=$port]/rx-high\", threshold: {lane: rx_power_dbm, bound: upper, severity: "
+      "CRITICAL}, unit: mw}\n"
+      "  - {path: \"/ports/port[name=$port]/rx-low\", threshold: {lane: rx_power_dbm, bound: lower, severity: "
+      "CRITICAL}, unit: mw}\n",
+      "v.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const VendorVariant& v = (*loaded)->variant;
+  auto rules = LeafRules::compile(v.rules, v.origins);
+  ASSERT_TRUE(rules);
+  TelemetryState state(v, *rules);
+  auto set = [&](std::string_view p, double value) {
+    return state.apply(*parsePath(p), LeafValue::ofNumber(value), 1);
+  };
+  EXPECT_EQ(set("/ports/port[name=p1]/lane[id=1]/rx", 0.5), Applied::kMapped);
+  EXPECT_EQ(set("/ports/port[name=p1]/lane[id=2]/rx", 0), Applied::kMapped);
+  EXPECT_EQ(set("/ports/port[name=p1]/lane[id=1]/tx-uw", 20000), Applied::kMapped);  // 2000 uW = 2 mW
+  EXPECT_EQ(set("/ports/port[name=p1]/rx-high", 2), Applied::kMapped);
+  EXPECT_EQ(set("/ports/port[name=p1]/rx-low", 0), Applied::kMapped);
+  auto samples = state.snapshot(2, 0);
+  ASSERT_EQ(samples.size(), 1u);
+  ASSERT_EQ(samples[0].lanes.size(), 2u);
+  EXPECT_DOUBLE_EQ(*samples[0].lanes[0].values[LaneMetric::kRxPowerDbm], -3.0103);
+  EXPECT_EQ(samples[0].lanes[0].status.rx_no_light, std::optional<bool>(false));
+  EXPECT_DOUBLE_EQ(*samples[0].lanes[0].values[LaneMetric::kTxPowerDbm], 3.0103);
+  EXPECT_DOUBLE_EQ(*samples[0].lanes[1].values[LaneMetric::kRxPowerDbm], kNoLightFloorDbm);
+  EXPECT_EQ(samples[0].lanes[1].status.rx_no_light, std::optional<bool>(true));
+  const auto& rx = samples[0].shared_thresholds->lane[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)];
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, 3.0103);
+  EXPECT_FALSE(rx->low_alarm);
+
+  EXPECT_EQ(errorOf("name: x\nextends: openconfig\nrules:\n  - {path: /a/b, module: temperature_celsius, unit: mw}\n"),
+            "v.yaml:4:53: unit: mw needs an optical power metric (a catalogue key in _dbm)");
+  EXPECT_EQ(errorOf("name: x\nextends: openconfig\nrules:\n  - {path: /a/b, lane: rx_power_dbm, unit: nw}\n"),
+            "v.yaml:4:44: unit must be dbm, mw, uw or w");
+}
+
 }  // namespace
 }  // namespace opticsd::gnmi
