@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "daemon/output/time_text.hpp"
 #include "daemon/rules/findings_format.hpp"
-#include "daemon/store/time_text.hpp"
 
 namespace opticsd {
 namespace {

@@ -9,7 +9,7 @@
 #include "daemon/backtest/candidate_rules.hpp"
 #include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
-#include "daemon/store/time_text.hpp"
+#include "daemon/output/time_text.hpp"
 #include "drivers/options/duration.hpp"
 
 namespace opticsd::cli {

@@ -291,9 +291,10 @@ class DaemonService {
     for (const auto& plan : plans) names.push_back(plan.name);
     sinks_->served().setKeepStaleFor(config.poll.keep_stale_for);
     // Ports paused by `maintenance:` are marked in the preparation, before any sink sees them.
-    pipeline_->setMaintenanceMarker([list = config.maintenance](const std::string& target, std::vector<Sample>& samples) {
-      list.apply(target, samples);
-    });
+    pipeline_->setMaintenanceMarker(
+        [list = config.maintenance](const std::string& target, std::vector<Sample>& samples) {
+          list.apply(target, samples);
+        });
     pipeline_->setTargets(names);  // every sink forgets the targets no longer polled
     publishExportSettings(config, names);
     scheduler_->setOptions(schedulerOptions(config));
