@@ -24,7 +24,7 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev prometheus-cpp-dev
   libgrpc++-dev protobuf-compiler-grpc)
 TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev snmpd snmp snmpsim prometheus prometheus-alertmanager prometheus-snmp-exporter sqlite3 curl iproute2
   ethtool procps python3 clang clang-format clang-tidy libclang-rt-14-dev systemd lintian dpkg-dev devscripts file openssl victoria-metrics
-  python3-grpcio python3-protobuf)
+  python3-grpcio python3-protobuf chromium)
 # The system test boots the package in a debootstrap tree with systemd-nspawn.
 SYSTEM_PACKAGES=(debootstrap systemd-container util-linux coreutils)
 
