@@ -257,13 +257,25 @@ SensorColumns sensorColumns(const EntitySensorSpec& spec, const VarbindStore& st
   return c;
 }
 
-// The first rule whose type (if any) and pattern fit the sensor.
-const SensorRule* matchSensorRule(const EntitySensorSpec& spec, const std::string& text, std::int64_t type) {
+// The first rule whose type (if any) and pattern fit the sensor, and the
+// text it matched (the sensor's text, or its name where the rule says so).
+struct RuleMatch {
+  const SensorRule* rule = nullptr;
+  std::string text;
+};
+
+RuleMatch matchSensorRule(const EntitySensorSpec& spec, const SensorColumns& c, std::uint32_t index,
+                          const std::string& text, std::int64_t type) {
   for (const auto& r : spec.sensors) {
     if (r.sensor_type && *r.sensor_type != type) continue;
-    if (std::regex_search(text, r.match)) return &r;
+    if (!r.text_column || r.text_column == spec.text_column) {
+      if (std::regex_search(text, r.match)) return {&r, text};
+      continue;
+    }
+    auto other = textAt(c.ancestor_texts, index);
+    if (other && std::regex_search(*other, r.match)) return {&r, *other};
   }
-  return nullptr;
+  return {};
 }
 
 // scale x 10^-precision from the row (missing: units, 0 digits); nullopt when out of range.
@@ -288,6 +300,7 @@ struct SensorPlace {
   std::string port;                // empty: not found
   std::optional<int> lane_number;  // as the device numbers it (lane_base)
   std::optional<std::uint32_t> port_entity;
+  std::string how;  // which way the port was named, for --explain
 };
 
 // method: description: the port (and lane) from the sensor's own text.
@@ -298,6 +311,7 @@ SensorPlace placeFromDescription(const EntitySensorSpec& spec, const SensorColum
   if (std::regex_search(text, m, spec.port_regex)) {
     place.port = m[1].str();
     if (m.size() > 2 && m[2].matched) place.lane_number = std::atoi(m[2].str().c_str());
+    place.how = "by the sensor's text";
   }
   place.port_entity = parentOf(c.contained_in, index);
   return place;
@@ -319,6 +333,7 @@ SensorPlace placeFromContainment(const EntitySensorSpec& spec, const SensorColum
       if (std::regex_search(*ancestor, m, spec.port_regex)) {
         place.port = m[1].str();
         place.port_entity = current;
+        place.how = "by containment (entity " + std::to_string(*current) + ")";
         return place;
       }
     }
@@ -327,6 +342,7 @@ SensorPlace placeFromContainment(const EntitySensorSpec& spec, const SensorColum
   if (spec.fallback_regex && std::regex_search(text, m, *spec.fallback_regex)) {
     place.port = m[1].str();
     if (m.size() > 2 && m[2].matched) place.lane_number = std::atoi(m[2].str().c_str()) + spec.lane_base - 1;
+    place.how = "by the sensor's text (no ancestor names a port)";
   }
   return place;
 }
@@ -336,9 +352,18 @@ SensorPlace placeSensor(const EntitySensorSpec& spec, const SensorColumns& c, co
   SensorPlace place = spec.port_method == EntitySensorSpec::PortMethod::kDescription
                           ? placeFromDescription(spec, c, index, text)
                           : placeFromContainment(spec, c, index, text);
+  if (!place.port.empty() && !place.lane_number && spec.sensor_lane_regex) {
+    std::smatch m;
+    if (std::regex_search(text, m, *spec.sensor_lane_regex)) place.lane_number = std::atoi(m[1].str().c_str());
+  }
   if (spec.port_name_from_alias && place.port_entity) {
     if (auto if_index = aliasIfIndex(store, *place.port_entity)) {
-      if (const auto* name = layout.ifName(*if_index)) place.port = *name;
+      if (const auto* name = layout.ifName(*if_index)) {
+        place.port = *name;
+        place.how += ", ifName of entAliasMapping ifIndex " + std::to_string(*if_index);
+      } else {
+        place.how += " (entAliasMapping names ifIndex " + std::to_string(*if_index) + ", which the walk lacks)";
+      }
     }
   }
   return place;
@@ -421,7 +446,8 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
       issues.add(where + ": entPhySensorType is " + std::string(toString(type_vb.type)) + ", expected INTEGER");
       continue;
     }
-    const SensorRule* rule = matchSensorRule(spec, *text, *type);
+    const RuleMatch matched = matchSensorRule(spec, c, index, *text, *type);
+    const SensorRule* rule = matched.rule;
     if (!rule) {  // not a transceiver sensor
       ++layout.sensors_unmatched;
       if (trace) trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": no rule matches");
@@ -434,7 +460,7 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
       issues.add(where + " (" + *text + "): " + unit.error().message);
       continue;
     }
-    const SensorPlace place = placeSensor(spec, c, store, layout, index, *text);
+    const SensorPlace place = placeSensor(spec, c, store, layout, index, matched.text);
     if (place.port.empty()) {
       issues.add(where + " (" + *text + "): no port found");
       continue;
@@ -455,8 +481,9 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     binding.lane = static_cast<std::uint16_t>(lane);
     binding.absent = &rule->absent;
     if (trace) {
-      trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": rule '" + rule->pattern + "' -> " +
-                 metricName(rule->metric) + ", port " + place.port + ", lane " + std::to_string(lane));
+      trace->add(where + " '" + matched.text + "' type " + std::to_string(*type) + ": rule '" + rule->pattern +
+                 "' -> " + metricName(rule->metric) + ", port " + place.port + " (" + place.how + "), lane " +
+                 std::to_string(lane));
     }
     portIdentityOnce(spec, c, store, index, place, binding.port, layout, identity_done);
     sensorThresholds(spec, c, index, binding);

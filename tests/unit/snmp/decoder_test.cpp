@@ -165,6 +165,47 @@ TEST(CiscoProfile, IosXrPortFromTheContainingEntitysName) {
   EXPECT_DOUBLE_EQ(*rx->low_alarm, -12.0);
 }
 
+// Issue 25 item 2: IOS-XR 6.6/7.x names its sensors "<port>-Tx Lane [n] Power"
+// with bare descriptions; power in watts on one port, dBm on the other; the
+// second port's sensors sit under an entity that names no port.
+TEST(CiscoProfile, IosXr7NamingByTypeAndName) {
+  const Profile profile = shippedProfile("cisco-iosxr");
+  const VarbindStore store = fixtureStore("cisco-iosxr7.snmprec");
+  Trace trace;
+  auto r = apply(profile, resolve(profile, store, &trace), store, "ncs", 0, &trace);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 2u) << "the power module's Power Sensor became a module";
+  const Sample* hu = findPort(r, "HundredGigE0/0/0/1");
+  ASSERT_NE(hu, nullptr);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kTemperatureCelsius], 35.5);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kSupplyVoltageVolts], 3.3);
+  ASSERT_EQ(hu->lanes.size(), 4u);
+  for (int lane = 1; lane <= 4; ++lane) {
+    const auto& l = hu->lanes[lane - 1];
+    EXPECT_EQ(l.number, lane);
+    EXPECT_NEAR(*l.values[LaneMetric::kTxBiasMilliamperes], 7.5 + 0.1 * (lane - 1), 1e-9);
+    EXPECT_NEAR(*l.values[LaneMetric::kTxPowerDbm], 10.0 * std::log10(lane), 5e-5) << "watts to dBm, lane " << lane;
+    EXPECT_NEAR(*l.values[LaneMetric::kRxPowerDbm], 10.0 * std::log10(0.5), 5e-5);  // dBm to 4 places
+  }
+  const Sample* te = findPort(r, "TenGigE0/0/0/2");
+  ASSERT_NE(te, nullptr) << "containment names no port: the sensor's name does";
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kTemperatureCelsius], 41.0);
+  ASSERT_EQ(te->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kTxPowerDbm], -2.3);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kRxPowerDbm], -7.1);
+  const auto& rx = te->thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, 2.0);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -14.0);
+  std::string all;
+  for (const auto& l : trace.lines()) all += l + "\n";
+  EXPECT_NE(all.find("'HundredGigE0/0/0/1-Rx Lane [3] Power' type 6"), std::string::npos) << all;
+  EXPECT_NE(all.find("port HundredGigE0/0/0/1 (by containment (entity 2000)), lane 4"), std::string::npos) << all;
+  EXPECT_NE(all.find("port TenGigE0/0/0/2 (by the sensor's text (no ancestor names a port)), lane 1"),
+            std::string::npos)
+      << all;
+}
+
 TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
   auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-iosxe.snmprec"), "c9300", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
