@@ -265,15 +265,23 @@ struct RuleMatch {
 };
 
 RuleMatch matchSensorRule(const EntitySensorSpec& spec, const SensorColumns& c, std::uint32_t index,
-                          const std::string& text, std::int64_t type) {
+                          const std::string& text, std::int64_t type, const SensorRule** name_only) {
   for (const auto& r : spec.sensors) {
-    if (r.sensor_type && *r.sensor_type != type) continue;
-    if (!r.text_column || r.text_column == spec.text_column) {
-      if (std::regex_search(text, r.match)) return {&r, text};
+    const std::string* candidate = &text;
+    std::optional<std::string> other;
+    if (r.text_column && r.text_column != spec.text_column) {
+      other = textAt(c.ancestor_texts, index);
+      if (!other) continue;
+      candidate = &*other;
+    }
+    if (!std::regex_search(*candidate, r.match)) continue;
+    // A row whose name says one thing and whose ENTITY-SENSOR type another
+    // (a celsius sensor named "... Power Sensor") is not that metric.
+    if (r.sensor_type && *r.sensor_type != type) {
+      if (name_only && !*name_only) *name_only = &r;
       continue;
     }
-    auto other = textAt(c.ancestor_texts, index);
-    if (other && std::regex_search(*other, r.match)) return {&r, *other};
+    return {&r, *candidate};
   }
   return {};
 }
@@ -403,23 +411,46 @@ void portIdentityOnce(const EntitySensorSpec& spec, const SensorColumns& c, cons
 // Two sensors that land on one port, lane and metric are two readings the
 // profile cannot tell apart (a multi-lane module whose sensor texts carry no
 // lane): neither is kept, so that no lane is given another lane's value.
-void dropIndistinctSensors(Layout& layout, IssueList& issues) {
+void dropIndistinctSensors(Layout& layout, IssueList& issues, Trace* trace) {
   using Key = std::tuple<std::uint32_t, std::uint16_t, int, int, int>;
   auto keyOf = [](const SensorBinding& b) {
     return Key{b.port, b.metric.kind == MetricTarget::Kind::kModule ? std::uint16_t{0} : b.lane,
                static_cast<int>(b.metric.kind), static_cast<int>(b.metric.module), static_cast<int>(b.metric.lane)};
   };
-  std::map<Key, std::vector<std::uint32_t>> sensors_by_key;
-  for (const auto& b : layout.sensors) sensors_by_key[keyOf(b)].push_back(b.index.front());
-  for (const auto& [key, indexes] : sensors_by_key) {
-    if (indexes.size() < 2) continue;
-    std::string list;
-    for (auto index : indexes) list += (list.empty() ? "" : ", ") + std::to_string(index);
+  std::map<Key, std::vector<std::size_t>> sensors_by_key;
+  for (std::size_t i = 0; i < layout.sensors.size(); ++i) sensors_by_key[keyOf(layout.sensors[i])].push_back(i);
+  std::vector<bool> drop(layout.sensors.size(), false);
+  for (const auto& [key, positions] : sensors_by_key) {
+    if (positions.size() < 2) continue;
+    // One sensor that names its lane beside module-wide ones ("Hu1/0/3 Tx Lane 1
+    // Power Sensor" and "Hu1/0/3 Transmit Power Sensor"): the lane's own wins.
+    std::vector<std::size_t> named;
+    for (auto p : positions) {
+      if (layout.sensors[p].lane_named) named.push_back(p);
+    }
     const auto& port = layout.ports[std::get<0>(key)].name;
+    if (named.size() == 1) {
+      for (auto p : positions) {
+        if (p == named.front()) continue;
+        drop[p] = true;
+        if (trace) {
+          trace->add("sensor " + std::to_string(layout.sensors[p].index.front()) + ": port " + port + " lane " +
+                     std::to_string(std::get<1>(key)) + " has its own lane sensor " +
+                     std::to_string(layout.sensors[named.front()].index.front()) + "; this one (no lane) not used");
+        }
+      }
+      continue;
+    }
+    std::string list;
+    for (auto p : positions) {
+      list += (list.empty() ? "" : ", ") + std::to_string(layout.sensors[p].index.front());
+      drop[p] = true;
+    }
     issues.add("sensors " + list + " all give port " + port + " lane " + std::to_string(std::get<1>(key)) +
                " the same metric; none is used (does the profile find each sensor's lane?)");
   }
-  std::erase_if(layout.sensors, [&](const SensorBinding& b) { return sensors_by_key[keyOf(b)].size() > 1; });
+  std::size_t i = 0;
+  std::erase_if(layout.sensors, [&](const SensorBinding&) { return drop[i++]; });
 }
 
 // Every sensor row of the slow walk that a rule claims becomes a binding
@@ -446,11 +477,18 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
       issues.add(where + ": entPhySensorType is " + std::string(toString(type_vb.type)) + ", expected INTEGER");
       continue;
     }
-    const RuleMatch matched = matchSensorRule(spec, c, index, *text, *type);
+    const SensorRule* name_only = nullptr;
+    const RuleMatch matched = matchSensorRule(spec, c, index, *text, *type, trace ? &name_only : nullptr);
     const SensorRule* rule = matched.rule;
     if (!rule) {  // not a transceiver sensor
       ++layout.sensors_unmatched;
-      if (trace) trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": no rule matches");
+      if (trace && name_only) {
+        trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": its name matches rule '" +
+                   name_only->pattern + "' but that rule wants type " + std::to_string(*name_only->sensor_type) +
+                   ": not used (the port keeps its other sensors)");
+      } else if (trace) {
+        trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": no rule matches");
+      }
       continue;
     }
     auto factor = sensorFactor(c, index, *text, issues);
@@ -479,6 +517,7 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     binding.factor = *factor;
     binding.port = portSlot(layout, slots, place.port);
     binding.lane = static_cast<std::uint16_t>(lane);
+    binding.lane_named = place.lane_number.has_value();
     binding.absent = &rule->absent;
     if (trace) {
       trace->add(where + " '" + matched.text + "' type " + std::to_string(*type) + ": rule '" + rule->pattern +
@@ -489,7 +528,7 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     sensorThresholds(spec, c, index, binding);
     layout.sensors.push_back(std::move(binding));
   }
-  dropIndistinctSensors(layout, issues);
+  dropIndistinctSensors(layout, issues, trace);
 }
 
 // Builds Samples keyed by port name.

@@ -235,6 +235,42 @@ TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
   }
 }
 
+// Issue 25 item 5: sensors are matched by name and ENTITY-SENSOR type; a
+// module-wide reading yields to the lanes' own; a name the type contradicts is
+// explained, and the port keeps its other sensors.
+TEST(CiscoProfile, IosXeC9500MatchesByTypeAndLane) {
+  const Profile profile = shippedProfile("cisco-entity-sensor");
+  const VarbindStore store = fixtureStore("cisco-iosxe-c9500.snmprec");
+  Trace trace;
+  auto r = apply(profile, resolve(profile, store, &trace), store, "c9500", 0, &trace);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* hu = findPort(r, "Hu1/0/3");
+  ASSERT_NE(hu, nullptr);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kTemperatureCelsius], 40.1);
+  ASSERT_EQ(hu->lanes.size(), 4u);
+  for (int lane = 1; lane <= 4; ++lane) {
+    const auto& l = hu->lanes[lane - 1];
+    EXPECT_EQ(l.number, lane);
+    EXPECT_DOUBLE_EQ(*l.values[LaneMetric::kTxPowerDbm], -1.0 * lane) << "lane " << lane;
+    EXPECT_DOUBLE_EQ(*l.values[LaneMetric::kRxPowerDbm], -2.0 * lane) << "lane " << lane;
+  }
+  EXPECT_NEAR(*hu->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 7.5, 1e-9);
+  const Sample* te = findPort(r, "Te1/0/5");
+  ASSERT_NE(te, nullptr) << "a sensor whose type contradicts its name does not cost the port";
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kTemperatureCelsius], 33.3);
+  ASSERT_EQ(te->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kTxPowerDbm], -2.1);
+  EXPECT_FALSE(te->lanes[0].values[LaneMetric::kRxPowerDbm]) << "a celsius sensor is not power";
+  EXPECT_FALSE(te->lanes[0].values[LaneMetric::kTxBiasMilliamperes]) << "an other(1) sensor is not bias";
+  std::string all;
+  for (const auto& l : trace.lines()) all += l + "\n";
+  EXPECT_NE(all.find("sensor 6003 'Te1/0/5 Receive Power Sensor' type 8: its name matches rule"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("sensor 6004 'Te1/0/5 Bias Current Sensor' type 1: its name matches rule"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("sensor 5003: port Hu1/0/3 lane 1 has its own lane sensor 5011"), std::string::npos) << all;
+}
+
 TEST(JuniperProfile, ModuleAndLaneTables) {
   auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-dom.snmprec"), "mx", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
