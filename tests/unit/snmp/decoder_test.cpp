@@ -539,6 +539,24 @@ TEST(CiscoProfile, AdminDownLaserIsNotZeroDbm) {
 
 // Junos EVO lists lanes a module lacks, all zero but the laser temperature:
 // "all zero" means the optical columns, so only lane 1 comes out.
+// Issue 25 item 6: a coherent port's Rx/Tx power, bias and temperature from
+// the PM current table beside its pre-FEC BER (mantissa x 10^-exponent).
+TEST(JuniperProfile, CoherentPortPmValuesBesideItsBer) {
+  auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-coherent.snmprec"), "ptx", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* et = findPort(r, "et-0/0/4");
+  ASSERT_NE(et, nullptr);
+  EXPECT_DOUBLE_EQ(*et->module[ModuleMetric::kTemperatureCelsius], 48.7);
+  EXPECT_NEAR(*et->module[ModuleMetric::kPreFecBerRatio], 3.1e-3, 1e-12) << "31 x 10^-4, no implied decimals";
+  ASSERT_EQ(et->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*et->lanes[0].values[LaneMetric::kTxPowerDbm], -10.12);
+  EXPECT_DOUBLE_EQ(*et->lanes[0].values[LaneMetric::kRxPowerDbm], -14.56);
+  EXPECT_NEAR(*et->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 123.4, 1e-9);
+  const Sample* empty = findPort(r, "et-0/0/5");
+  EXPECT_TRUE(empty == nullptr || (empty->lanes.empty() && !empty->module[ModuleMetric::kTemperatureCelsius]))
+      << "a PM row of zeros is no optics, not 0 dBm";
+}
+
 TEST(JuniperProfile, EvoAllZeroLanesWithALaserTemperatureAreNoLanes) {
   auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-evo.snmprec"), "sw", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
