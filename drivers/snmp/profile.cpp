@@ -327,8 +327,11 @@ constexpr std::array<std::pair<std::string_view, ThresholdKind>, 4> kThresholdKi
 
 // ---- entity_sensors
 
+constexpr std::array<std::pair<std::string_view, std::uint32_t>, 2> kSensorTextColumns{{{"descr", 2}, {"name", 7}}};
+
 std::optional<SensorRule> readSensorRule(OptionReader& r, std::vector<std::string>& warnings) {
   auto pattern = readPattern(r, "match", true);
+  auto text_column = readChoice(r, "text", kSensorTextColumns);
   auto metric = readMetric(r, warnings);
   if (metric && metric->isCounter()) r.error("metric", "counters come from tables, not sensors");
   auto type = r.optionalInt("type", 1, 14);
@@ -342,6 +345,7 @@ std::optional<SensorRule> readSensorRule(OptionReader& r, std::vector<std::strin
   if (type) rule.sensor_type = static_cast<int>(*type);
   if (unit) rule.unit = *unit;
   if (absent) rule.absent = std::move(*absent);
+  if (text_column) rule.text_column = *text_column;
   return rule;
 }
 
@@ -349,7 +353,6 @@ constexpr std::array<std::pair<std::string_view, EntitySensorSpec::PortMethod>, 
     {"description", EntitySensorSpec::PortMethod::kDescription},
     {"contained_in", EntitySensorSpec::PortMethod::kContainedIn},
 }};
-constexpr std::array<std::pair<std::string_view, std::uint32_t>, 2> kSensorTextColumns{{{"descr", 2}, {"name", 7}}};
 constexpr std::array<std::pair<std::string_view, bool>, 2> kPortNameFrom{{{"pattern", false}, {"alias", true}}};
 
 // entity_sensors.port: how a sensor row finds its port and lane.
@@ -373,6 +376,9 @@ void readSensorPort(OptionReader r, EntitySensorSpec& spec) {
   }
   if (auto fallback = readPattern(r, "fallback_pattern", false, 1, "the port")) {
     spec.fallback_regex = std::move(fallback->regex);
+  }
+  if (auto lane = readPattern(r, "sensor_lane_pattern", false, 1, "the lane")) {
+    spec.sensor_lane_regex = std::move(lane->regex);
   }
   if (auto base = r.optionalInt("lane_base", 0, 1)) spec.lane_base = static_cast<int>(*base);
   if (auto alias = readChoice(r, "name_from", kPortNameFrom)) spec.port_name_from_alias = *alias;
@@ -417,6 +423,12 @@ EntitySensorSpec readEntitySensors(OptionReader r, std::vector<std::string>& war
   } else {
     r.raw("port");
     r.error("", "missing required key 'port' (how a sensor finds its port)");
+  }
+  // A rule reads the column the slow walk fetches for the sensor or its ancestors.
+  for (const auto& rule : spec.sensors) {
+    if (rule.text_column && rule.text_column != spec.text_column && rule.text_column != spec.ancestorTextColumn()) {
+      r.error("sensors", "rule '" + rule.pattern + "': text must be the port's text or ancestor_text");
+    }
   }
   if (auto identity = readChoice(r, "identity", kIdentityFrom)) spec.identity = *identity;
   if (r.has("thresholds")) readSensorThresholds(r.child("thresholds"), spec);

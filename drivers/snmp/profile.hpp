@@ -90,6 +90,10 @@ struct SensorRule {
   MetricTarget metric;
   ValueUnit unit = ValueUnit::kAuto;
   Sentinels absent;  // raw sensor values that mean "not reported"
+  // The entPhysical column the pattern is tried on (and the port fallback and
+  // sensor lane patterns after it), 0 = the port's `text`. IOS-XR 6.6/7.x gives
+  // bare descriptions ("Power Sensor") and says what a sensor is in its name.
+  std::uint32_t text_column = 0;
 };
 
 struct EntitySensorSpec {
@@ -114,6 +118,9 @@ struct EntitySensorSpec {
   // kContainedIn only: tried on the sensor's own text when the chain finds no
   // port (agents that omit entPhysicalContainedIn rows); groups as kDescription.
   std::optional<std::regex> fallback_regex;
+  // On the sensor's own (rule) text, whichever way its port was found: group 1
+  // = lane, numbered from lane_base ("TenGigE0/0/0/0-Tx Lane [2] Power").
+  std::optional<std::regex> sensor_lane_regex;
   int lane_base = 1;                  // the number the device gives its first lane
   bool port_name_from_alias = false;  // entAliasMappingIdentifier -> ifIndex -> ifName
   enum class IdentityFrom : std::uint8_t { kNone, kParent, kPortEntity };

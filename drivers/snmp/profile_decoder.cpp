@@ -258,13 +258,33 @@ SensorColumns sensorColumns(const EntitySensorSpec& spec, const VarbindStore& st
   return c;
 }
 
-// The first rule whose type (if any) and pattern fit the sensor.
-const SensorRule* matchSensorRule(const EntitySensorSpec& spec, const std::string& text, std::int64_t type) {
+// The first rule whose type (if any) and pattern fit the sensor, and the
+// text it matched (the sensor's text, or its name where the rule says so).
+struct RuleMatch {
+  const SensorRule* rule = nullptr;
+  std::string text;
+};
+
+RuleMatch matchSensorRule(const EntitySensorSpec& spec, const SensorColumns& c, std::uint32_t index,
+                          const std::string& text, std::int64_t type, const SensorRule** name_only) {
   for (const auto& r : spec.sensors) {
-    if (r.sensor_type && *r.sensor_type != type) continue;
-    if (std::regex_search(text, r.match)) return &r;
+    const std::string* candidate = &text;
+    std::optional<std::string> other;
+    if (r.text_column && r.text_column != spec.text_column) {
+      other = textAt(c.ancestor_texts, index);
+      if (!other) continue;
+      candidate = &*other;
+    }
+    if (!std::regex_search(*candidate, r.match)) continue;
+    // A row whose name says one thing and whose ENTITY-SENSOR type another
+    // (a celsius sensor named "... Power Sensor") is not that metric.
+    if (r.sensor_type && *r.sensor_type != type) {
+      if (name_only && !*name_only) *name_only = &r;
+      continue;
+    }
+    return {&r, *candidate};
   }
-  return nullptr;
+  return {};
 }
 
 // scale x 10^-precision from the row (missing: units, 0 digits); nullopt when out of range.
@@ -289,6 +309,7 @@ struct SensorPlace {
   std::string port;                // empty: not found
   std::optional<int> lane_number;  // as the device numbers it (lane_base)
   std::optional<std::uint32_t> port_entity;
+  std::string how;  // which way the port was named, for --explain
 };
 
 // method: description: the port (and lane) from the sensor's own text.
@@ -299,6 +320,7 @@ SensorPlace placeFromDescription(const EntitySensorSpec& spec, const SensorColum
   if (std::regex_search(text, m, spec.port_regex)) {
     place.port = m[1].str();
     if (m.size() > 2 && m[2].matched) place.lane_number = std::atoi(m[2].str().c_str());
+    place.how = "by the sensor's text";
   }
   place.port_entity = parentOf(c.contained_in, index);
   return place;
@@ -320,6 +342,7 @@ SensorPlace placeFromContainment(const EntitySensorSpec& spec, const SensorColum
       if (std::regex_search(*ancestor, m, spec.port_regex)) {
         place.port = m[1].str();
         place.port_entity = current;
+        place.how = "by containment (entity " + std::to_string(*current) + ")";
         return place;
       }
     }
@@ -328,6 +351,7 @@ SensorPlace placeFromContainment(const EntitySensorSpec& spec, const SensorColum
   if (spec.fallback_regex && std::regex_search(text, m, *spec.fallback_regex)) {
     place.port = m[1].str();
     if (m.size() > 2 && m[2].matched) place.lane_number = std::atoi(m[2].str().c_str()) + spec.lane_base - 1;
+    place.how = "by the sensor's text (no ancestor names a port)";
   }
   return place;
 }
@@ -337,9 +361,18 @@ SensorPlace placeSensor(const EntitySensorSpec& spec, const SensorColumns& c, co
   SensorPlace place = spec.port_method == EntitySensorSpec::PortMethod::kDescription
                           ? placeFromDescription(spec, c, index, text)
                           : placeFromContainment(spec, c, index, text);
+  if (!place.port.empty() && !place.lane_number && spec.sensor_lane_regex) {
+    std::smatch m;
+    if (std::regex_search(text, m, *spec.sensor_lane_regex)) place.lane_number = std::atoi(m[1].str().c_str());
+  }
   if (spec.port_name_from_alias && place.port_entity) {
     if (auto if_index = aliasIfIndex(store, *place.port_entity)) {
-      if (const auto* name = layout.ifName(*if_index)) place.port = *name;
+      if (const auto* name = layout.ifName(*if_index)) {
+        place.port = *name;
+        place.how += ", ifName of entAliasMapping ifIndex " + std::to_string(*if_index);
+      } else {
+        place.how += " (entAliasMapping names ifIndex " + std::to_string(*if_index) + ", which the walk lacks)";
+      }
     }
   }
   return place;
@@ -379,23 +412,46 @@ void portIdentityOnce(const EntitySensorSpec& spec, const SensorColumns& c, cons
 // Two sensors that land on one port, lane and metric are two readings the
 // profile cannot tell apart (a multi-lane module whose sensor texts carry no
 // lane): neither is kept, so that no lane is given another lane's value.
-void dropIndistinctSensors(Layout& layout, IssueList& issues) {
+void dropIndistinctSensors(Layout& layout, IssueList& issues, Trace* trace) {
   using Key = std::tuple<std::uint32_t, std::uint16_t, int, int, int>;
   auto keyOf = [](const SensorBinding& b) {
     return Key{b.port, b.metric.kind == MetricTarget::Kind::kModule ? std::uint16_t{0} : b.lane,
                static_cast<int>(b.metric.kind), static_cast<int>(b.metric.module), static_cast<int>(b.metric.lane)};
   };
-  std::map<Key, std::vector<std::uint32_t>> sensors_by_key;
-  for (const auto& b : layout.sensors) sensors_by_key[keyOf(b)].push_back(b.index.front());
-  for (const auto& [key, indexes] : sensors_by_key) {
-    if (indexes.size() < 2) continue;
-    std::string list;
-    for (auto index : indexes) list += (list.empty() ? "" : ", ") + std::to_string(index);
+  std::map<Key, std::vector<std::size_t>> sensors_by_key;
+  for (std::size_t i = 0; i < layout.sensors.size(); ++i) sensors_by_key[keyOf(layout.sensors[i])].push_back(i);
+  std::vector<bool> drop(layout.sensors.size(), false);
+  for (const auto& [key, positions] : sensors_by_key) {
+    if (positions.size() < 2) continue;
+    // One sensor that names its lane beside module-wide ones ("Hu1/0/3 Tx Lane 1
+    // Power Sensor" and "Hu1/0/3 Transmit Power Sensor"): the lane's own wins.
+    std::vector<std::size_t> named;
+    for (auto p : positions) {
+      if (layout.sensors[p].lane_named) named.push_back(p);
+    }
     const auto& port = layout.ports[std::get<0>(key)].name;
+    if (named.size() == 1) {
+      for (auto p : positions) {
+        if (p == named.front()) continue;
+        drop[p] = true;
+        if (trace) {
+          trace->add("sensor " + std::to_string(layout.sensors[p].index.front()) + ": port " + port + " lane " +
+                     std::to_string(std::get<1>(key)) + " has its own lane sensor " +
+                     std::to_string(layout.sensors[named.front()].index.front()) + "; this one (no lane) not used");
+        }
+      }
+      continue;
+    }
+    std::string list;
+    for (auto p : positions) {
+      list += (list.empty() ? "" : ", ") + std::to_string(layout.sensors[p].index.front());
+      drop[p] = true;
+    }
     issues.add("sensors " + list + " all give port " + port + " lane " + std::to_string(std::get<1>(key)) +
                " the same metric; none is used (does the profile find each sensor's lane?)");
   }
-  std::erase_if(layout.sensors, [&](const SensorBinding& b) { return sensors_by_key[keyOf(b)].size() > 1; });
+  std::size_t i = 0;
+  std::erase_if(layout.sensors, [&](const SensorBinding&) { return drop[i++]; });
 }
 
 // Every sensor row of the slow walk that a rule claims becomes a binding
@@ -422,10 +478,18 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
       issues.add(where + ": entPhySensorType is " + std::string(toString(type_vb.type)) + ", expected INTEGER");
       continue;
     }
-    const SensorRule* rule = matchSensorRule(spec, *text, *type);
+    const SensorRule* name_only = nullptr;
+    const RuleMatch matched = matchSensorRule(spec, c, index, *text, *type, trace ? &name_only : nullptr);
+    const SensorRule* rule = matched.rule;
     if (!rule) {  // not a transceiver sensor
       ++layout.sensors_unmatched;
-      if (trace) trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": no rule matches");
+      if (trace && name_only) {
+        trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": its name matches rule '" +
+                   name_only->pattern + "' but that rule wants type " + std::to_string(*name_only->sensor_type) +
+                   ": not used (the port keeps its other sensors)");
+      } else if (trace) {
+        trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": no rule matches");
+      }
       continue;
     }
     auto factor = sensorFactor(c, index, *text, issues);
@@ -435,7 +499,7 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
       issues.add(where + " (" + *text + "): " + unit.error().message);
       continue;
     }
-    const SensorPlace place = placeSensor(spec, c, store, layout, index, *text);
+    const SensorPlace place = placeSensor(spec, c, store, layout, index, matched.text);
     if (place.port.empty()) {
       issues.add(where + " (" + *text + "): no port found");
       continue;
@@ -454,16 +518,18 @@ void resolveEntitySensors(const EntitySensorSpec& spec, const VarbindStore& stor
     binding.factor = *factor;
     binding.port = portSlot(layout, slots, place.port);
     binding.lane = static_cast<std::uint16_t>(lane);
+    binding.lane_named = place.lane_number.has_value();
     binding.absent = &rule->absent;
     if (trace) {
-      trace->add(where + " '" + *text + "' type " + std::to_string(*type) + ": rule '" + rule->pattern + "' -> " +
-                 metricName(rule->metric) + ", port " + place.port + ", lane " + std::to_string(lane));
+      trace->add(where + " '" + matched.text + "' type " + std::to_string(*type) + ": rule '" + rule->pattern +
+                 "' -> " + metricName(rule->metric) + ", port " + place.port + " (" + place.how + "), lane " +
+                 std::to_string(lane));
     }
     portIdentityOnce(spec, c, store, index, place, binding.port, layout, identity_done);
     sensorThresholds(spec, c, index, binding);
     layout.sensors.push_back(std::move(binding));
   }
-  dropIndistinctSensors(layout, issues);
+  dropIndistinctSensors(layout, issues, trace);
 }
 
 // Builds Samples keyed by port name.

@@ -38,6 +38,7 @@ struct SensorBinding {
   double factor = 1.0;     // 10^-precision x scale
   std::uint32_t port = 0;  // into Layout::ports
   std::uint16_t lane = 1;
+  bool lane_named = false;              // the device named the lane (else lane 1 by default)
   std::optional<double> thresholds[4];  // by ThresholdKind, in the metric's unit
   const Sentinels* absent = nullptr;    // the rule's "not reported" values (the Profile outlives the Layout)
 };

@@ -615,8 +615,7 @@ bool inventedByLibreNms(const std::string& cls, double current, double limit) {
   return false;
 }
 
-// Every walk in ../shared/data/snmp but the two IOS-XR ones (issue 25 item 2,
-// not done: see the profile cisco-iosxr), each polled with the profile chosen
+// Every walk in ../shared/data/snmp, each polled with the profile chosen
 // from its sysObjectID (and sysDescr), every Sample through the plausibility
 // pass, then compared with LibreNMS's values and limits. Where LibreNMS is
 // wrong the test says so and asserts the right value.
@@ -641,6 +640,16 @@ TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
       {"huawei-vrp-s5720-32x-ei", firstWordLaneOne},
       {"huawei-yunshan-cloudengine-s6750-h", firstWordLaneOne},
       // FSOS names ports with a space: "TenGigabitEthernet 0/1 RX".
+      // Classic IOS-XR: "module mau 0/0/1/4 - power Tx 0/0/1/4"; the port is
+      // the interface whose name ends in the location (GigabitEthernet0/0/1/4).
+      {"cisco-iosxr-asr9010", [](const std::string& d) { return std::make_pair("*" + words(d).back(), 1); }},
+      // IOS-XR 7.x: "TenGigE0/0/0/0 - TenGigE0/0/0/0-Tx Lane Current" (a lane
+      // "[n]" counted from 0 where the module has several).
+      {"cisco-iosxr-ncs55a2-mod-s",
+       [](const std::string& d) {
+         const auto open = d.find("Lane [");
+         return std::make_pair(words(d)[0], open == std::string::npos ? 1 : std::atoi(d.c_str() + open + 6) + 1);
+       }},
       {"fs-fsos-n5860-48sc",
        [](const std::string& d) {
          auto w = words(d);
@@ -695,7 +704,35 @@ TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
         continue;
       }
       auto [port_name, lane] = c.locate(descr);
-      const Sample* sample = port(r, port_name);
+      const Sample* sample = nullptr;
+      if (port_name.front() == '*') {  // by location: the one port whose name ends in it after a letter
+        const std::string where = port_name.substr(1);
+        for (const auto& candidate : r.samples) {
+          const auto& n = candidate.port;
+          if (n.size() > where.size() && n.compare(n.size() - where.size(), where.size(), where) == 0 &&
+              std::isalpha(static_cast<unsigned char>(n[n.size() - where.size() - 1]))) {
+            sample = &candidate;
+          }
+        }
+      } else {
+        sample = port(r, port_name);
+      }
+      if (c.file == "cisco-iosxr-asr9010") {
+        // Copper SFPs answer -32768 in every sensor; LibreNMS stored it scaled
+        // (-3276.8 C, -32.768 A ...). It is "not reported": no value at all.
+        bool sentinel = false;
+        for (double k : {1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}) sentinel |= std::abs(want * k + 32768.0) < 1e-6;
+        if (cls == "dbm" && want == 0.0 && !sample) sentinel = true;  // its dBm of -32768 W: 0 (poller: -60)
+        if (sentinel) {
+          if (sample) {
+            for (const auto& l : sample->lanes) {
+              EXPECT_FALSE(l.values[LaneMetric::kTxBiasMilliamperes]) << descr;
+              EXPECT_FALSE(l.values[LaneMetric::kRxPowerDbm]) << descr;
+            }
+          }
+          continue;
+        }
+      }
       ASSERT_NE(sample, nullptr) << descr << " -> port " << port_name;
       auto laneValue = [&](LaneMetric m) -> std::optional<double> {
         for (const auto& l : sample->lanes) {
@@ -732,6 +769,13 @@ TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
       } else {
         continue;
       }
+      if (c.file == "cisco-iosxr-ncs55a2-mod-s" && cls == "dbm" && want == 0.0) {
+        // LibreNMS is wrong here: GigabitEthernet0/0/0/6's module gives 0 in
+        // every sensor and limit (bias 0 mA, power exactly 0 dBm): a dark
+        // laser (issue 25 item 3), which has no optical reading, not 1 mW.
+        EXPECT_FALSE(got) << descr << ": 0 dBm for a dark laser";
+        continue;
+      }
       ASSERT_TRUE(got) << descr << " (" << cls << ") not decoded";
       EXPECT_NEAR(*got, want, tolerance) << descr << " (" << cls << ")";
       ++compared;
@@ -760,7 +804,16 @@ TEST(SnmpCorpus, RealWalksDecodeToLibreNmsValues) {
           // 99: 0.99 dBm, what the MIB and every other Huawei platform say.
           right = 0.99;
         }
-        if (c.file == "cisco-nexus3064pq" && theirs == -1.0 && *ours == 0.0) {
+        if (c.file == "cisco-iosxr-ncs55a2-mod-s" &&
+            (key == std::string("sensor_limit") || key == std::string("sensor_limit_low"))) {
+          // LibreNMS is wrong here: each sensor has minor (10), major (20) and
+          // critical (30) rows, the critical ones raw 0 (unused: a 0 dBm high
+          // alarm under a +0.5 dBm warning). LibreNMS takes them (or the minor
+          // low) as the alarms; opticsd takes major, so its sets stay in order
+          // (checked above by the plausibility pass). The warnings agree.
+          continue;
+        }
+        if (c.file.rfind("cisco-", 0) == 0 && theirs == -1.0 && *ours == 0.0) {
           right = 0.0;  // the device's threshold row says 0 (raw 0, scale units); LibreNMS stores -1
         }
         EXPECT_NEAR(*ours * scale, right, cls == "current" ? 1e-6 : 0.006) << descr << " (" << cls << ") " << key;

@@ -165,6 +165,47 @@ TEST(CiscoProfile, IosXrPortFromTheContainingEntitysName) {
   EXPECT_DOUBLE_EQ(*rx->low_alarm, -12.0);
 }
 
+// Issue 25 item 2: IOS-XR 6.6/7.x names its sensors "<port>-Tx Lane [n] Power"
+// with bare descriptions; power in watts on one port, dBm on the other; the
+// second port's sensors sit under an entity that names no port.
+TEST(CiscoProfile, IosXr7NamingByTypeAndName) {
+  const Profile profile = shippedProfile("cisco-iosxr");
+  const VarbindStore store = fixtureStore("cisco-iosxr7.snmprec");
+  Trace trace;
+  auto r = apply(profile, resolve(profile, store, &trace), store, "ncs", 0, &trace);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.samples.size(), 2u) << "the power module's Power Sensor became a module";
+  const Sample* hu = findPort(r, "HundredGigE0/0/0/1");
+  ASSERT_NE(hu, nullptr);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kTemperatureCelsius], 35.5);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kSupplyVoltageVolts], 3.3);
+  ASSERT_EQ(hu->lanes.size(), 4u);
+  for (int lane = 1; lane <= 4; ++lane) {
+    const auto& l = hu->lanes[lane - 1];
+    EXPECT_EQ(l.number, lane);
+    EXPECT_NEAR(*l.values[LaneMetric::kTxBiasMilliamperes], 7.5 + 0.1 * (lane - 1), 1e-9);
+    EXPECT_NEAR(*l.values[LaneMetric::kTxPowerDbm], 10.0 * std::log10(lane), 5e-5) << "watts to dBm, lane " << lane;
+    EXPECT_NEAR(*l.values[LaneMetric::kRxPowerDbm], 10.0 * std::log10(0.5), 5e-5);  // dBm to 4 places
+  }
+  const Sample* te = findPort(r, "TenGigE0/0/0/2");
+  ASSERT_NE(te, nullptr) << "containment names no port: the sensor's name does";
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kTemperatureCelsius], 41.0);
+  ASSERT_EQ(te->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kTxPowerDbm], -2.3);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kRxPowerDbm], -7.1);
+  const auto& rx = te->thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx);
+  EXPECT_DOUBLE_EQ(*rx->high_alarm, 2.0);
+  EXPECT_DOUBLE_EQ(*rx->low_alarm, -14.0);
+  std::string all;
+  for (const auto& l : trace.lines()) all += l + "\n";
+  EXPECT_NE(all.find("'HundredGigE0/0/0/1-Rx Lane [3] Power' type 6"), std::string::npos) << all;
+  EXPECT_NE(all.find("port HundredGigE0/0/0/1 (by containment (entity 2000)), lane 4"), std::string::npos) << all;
+  EXPECT_NE(all.find("port TenGigE0/0/0/2 (by the sensor's text (no ancestor names a port)), lane 1"),
+            std::string::npos)
+      << all;
+}
+
 TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
   auto r = decode(shippedProfile("cisco-entity-sensor"), fixtureStore("cisco-iosxe.snmprec"), "c9300", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
@@ -192,6 +233,42 @@ TEST(CiscoProfile, IosXeNamingPerTransceiverAndPerLane) {
     EXPECT_EQ(hu->lanes[lane - 1].number, lane);
     EXPECT_DOUBLE_EQ(*hu->lanes[lane - 1].values[LaneMetric::kRxPowerDbm], -1.0 * lane);
   }
+}
+
+// Issue 25 item 5: sensors are matched by name and ENTITY-SENSOR type; a
+// module-wide reading yields to the lanes' own; a name the type contradicts is
+// explained, and the port keeps its other sensors.
+TEST(CiscoProfile, IosXeC9500MatchesByTypeAndLane) {
+  const Profile profile = shippedProfile("cisco-entity-sensor");
+  const VarbindStore store = fixtureStore("cisco-iosxe-c9500.snmprec");
+  Trace trace;
+  auto r = apply(profile, resolve(profile, store, &trace), store, "c9500", 0, &trace);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* hu = findPort(r, "Hu1/0/3");
+  ASSERT_NE(hu, nullptr);
+  EXPECT_DOUBLE_EQ(*hu->module[ModuleMetric::kTemperatureCelsius], 40.1);
+  ASSERT_EQ(hu->lanes.size(), 4u);
+  for (int lane = 1; lane <= 4; ++lane) {
+    const auto& l = hu->lanes[lane - 1];
+    EXPECT_EQ(l.number, lane);
+    EXPECT_DOUBLE_EQ(*l.values[LaneMetric::kTxPowerDbm], -1.0 * lane) << "lane " << lane;
+    EXPECT_DOUBLE_EQ(*l.values[LaneMetric::kRxPowerDbm], -2.0 * lane) << "lane " << lane;
+  }
+  EXPECT_NEAR(*hu->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 7.5, 1e-9);
+  const Sample* te = findPort(r, "Te1/0/5");
+  ASSERT_NE(te, nullptr) << "a sensor whose type contradicts its name does not cost the port";
+  EXPECT_DOUBLE_EQ(*te->module[ModuleMetric::kTemperatureCelsius], 33.3);
+  ASSERT_EQ(te->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*te->lanes[0].values[LaneMetric::kTxPowerDbm], -2.1);
+  EXPECT_FALSE(te->lanes[0].values[LaneMetric::kRxPowerDbm]) << "a celsius sensor is not power";
+  EXPECT_FALSE(te->lanes[0].values[LaneMetric::kTxBiasMilliamperes]) << "an other(1) sensor is not bias";
+  std::string all;
+  for (const auto& l : trace.lines()) all += l + "\n";
+  EXPECT_NE(all.find("sensor 6003 'Te1/0/5 Receive Power Sensor' type 8: its name matches rule"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("sensor 6004 'Te1/0/5 Bias Current Sensor' type 1: its name matches rule"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("sensor 5003: port Hu1/0/3 lane 1 has its own lane sensor 5011"), std::string::npos) << all;
 }
 
 TEST(JuniperProfile, ModuleAndLaneTables) {
@@ -462,6 +539,24 @@ TEST(CiscoProfile, AdminDownLaserIsNotZeroDbm) {
 
 // Junos EVO lists lanes a module lacks, all zero but the laser temperature:
 // "all zero" means the optical columns, so only lane 1 comes out.
+// Issue 25 item 6: a coherent port's Rx/Tx power, bias and temperature from
+// the PM current table beside its pre-FEC BER (mantissa x 10^-exponent).
+TEST(JuniperProfile, CoherentPortPmValuesBesideItsBer) {
+  auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-coherent.snmprec"), "ptx", 0);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  const Sample* et = findPort(r, "et-0/0/4");
+  ASSERT_NE(et, nullptr);
+  EXPECT_DOUBLE_EQ(*et->module[ModuleMetric::kTemperatureCelsius], 48.7);
+  EXPECT_NEAR(*et->module[ModuleMetric::kPreFecBerRatio], 3.1e-3, 1e-12) << "31 x 10^-4, no implied decimals";
+  ASSERT_EQ(et->lanes.size(), 1u);
+  EXPECT_DOUBLE_EQ(*et->lanes[0].values[LaneMetric::kTxPowerDbm], -10.12);
+  EXPECT_DOUBLE_EQ(*et->lanes[0].values[LaneMetric::kRxPowerDbm], -14.56);
+  EXPECT_NEAR(*et->lanes[0].values[LaneMetric::kTxBiasMilliamperes], 123.4, 1e-9);
+  const Sample* empty = findPort(r, "et-0/0/5");
+  EXPECT_TRUE(empty == nullptr || (empty->lanes.empty() && !empty->module[ModuleMetric::kTemperatureCelsius]))
+      << "a PM row of zeros is no optics, not 0 dBm";
+}
+
 TEST(JuniperProfile, EvoAllZeroLanesWithALaserTemperatureAreNoLanes) {
   auto r = decode(shippedProfile("juniper-dom"), fixtureStore("juniper-evo.snmprec"), "sw", 0);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();

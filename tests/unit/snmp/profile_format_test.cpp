@@ -5,6 +5,7 @@
 // from the lines above them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -502,7 +503,10 @@ tables:
   ASSERT_EQ(child->tables.size(), base->tables.size() + 1);
   EXPECT_EQ(child->tables[0].columns.size(), base->tables[0].columns.size()) << "the base table is inherited";
   EXPECT_EQ(child->tables[0].skip_rows.size(), 1u);
-  EXPECT_EQ(child->tables[1].columns.size(), 1u) << "a table of the same name replaces the base's";
+  auto lanes = std::find_if(child->tables.begin(), child->tables.end(),
+                            [](const auto& t) { return t.name == "jnxDomModuleLaneEntry"; });
+  ASSERT_NE(lanes, child->tables.end());
+  EXPECT_EQ(lanes->columns.size(), 1u) << "a table of the same name replaces the base's";
   EXPECT_EQ(child->tables.back().name, "siteCoherentEntry") << "an added table comes after the base's";
   ASSERT_EQ(child->sys_object_ids.size(), 1u);
   EXPECT_EQ(child->sys_object_ids[0].toString(), "1.3.6.1.4.1.2636.1.1.1.4");
