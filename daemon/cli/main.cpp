@@ -20,9 +20,8 @@
 namespace opticsd::cli {
 // One row per subcommand.
 constexpr CommandRegistrar kCommands[] = {
-    &addRunCommand,      &addCheckConfigCommand, &addPollOnceCommand, &addHistoryCommand,
-    &addFindingsCommand, &addSuspectsCommand,    &addDecodeCommand,   &addBacktestCommand,
-    &addExplainCommand,
+    &addRunCommand,      &addCheckConfigCommand, &addPollOnceCommand, &addHistoryCommand, &addFindingsCommand,
+    &addSuspectsCommand, &addDecodeCommand,      &addBacktestCommand, &addExplainCommand,
 #if OPTICSD_WITH_CAPTURE
     &addCaptureCommand,
 #endif

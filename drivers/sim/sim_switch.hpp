@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "drivers/result.hpp"
 #include "drivers/lane_limit.hpp"
+#include "drivers/result.hpp"
 #include "drivers/sample.hpp"
 #include "drivers/sim/environment.hpp"
 #include "drivers/sim/module_profile.hpp"
