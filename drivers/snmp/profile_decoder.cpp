@@ -1027,6 +1027,19 @@ void dropDarkLaserPower(Sample& sample, Trace* trace) {
                  ": laser off (bias 0 mA), its 0 dBm power readings not reported");
     }
   }
+  // No module runs at 0 V: a supply of exactly 0 is an agent's "no reading"
+  // (a module without monitors, IOS-XR and NX-OS give every sensor 0), and a
+  // temperature of exactly 0 beside it is the same, not 0 degC.
+  Reading& vcc = sample.module[ModuleMetric::kSupplyVoltageVolts];
+  if (!vcc || *vcc != 0.0) return;
+  vcc.reset();
+  Reading& temperature = sample.module[ModuleMetric::kTemperatureCelsius];
+  const bool no_monitors = temperature && *temperature == 0.0;
+  if (no_monitors) temperature.reset();
+  if (trace) {
+    trace->add("port " + sample.port + ": supply 0 V is no reading" +
+               (no_monitors ? ", and so is its 0 degC temperature: not reported" : ": not reported"));
+  }
 }
 
 }  // namespace
