@@ -21,6 +21,7 @@ constexpr std::size_t kAuxFlags = 10;     // Aux1 bits 0-3, Aux2 bits 4-7; byte 
 constexpr std::size_t kAuxMonitors = 18;  // Aux1MonValue 18-19, Aux2 20-21, Aux3 22-23 (S16)
 constexpr std::size_t kTemperature = 14;  // TempMonValue, 14-15, S16 1/256 degC
 constexpr std::size_t kVcc = 16;          // VccMonValue, 16-17, 100 uV
+constexpr std::size_t kCdbStatus = 37;    // CdbStatus1 (37) and CdbStatus2 (38): bit 7 CdbIsBusy
 constexpr std::size_t kFirmware = 39;     // ModuleActiveFirmwareMajor/MinorRevision, 39-40
 constexpr std::size_t kMediaType = 85;    // MediaType: selects the media interface ID table
 
@@ -300,6 +301,20 @@ void decodeAuxMonitors(const PageWindow& w, const PageWindow& p1, const PageWind
   }
 }
 
+// A CDB command in progress (a firmware download, a long diagnostic) is the
+// module at work on the host's behalf, not a fault: the poll is "in
+// maintenance" (no findings, no alerts) until CdbIsBusy clears. A reason set
+// by the transport (firmware flashing) or the config stays as it is.
+void markCdbBusy(const PageWindow& w, Sample& sample) {
+  constexpr std::string_view kCdbBusy = "cdb_busy";
+  const bool busy = (w.u8(kCdbStatus).value_or(0) & 0x80) != 0 || (w.u8(kCdbStatus + 1).value_or(0) & 0x80) != 0;
+  if (busy && !sample.maintenance) {
+    sample.maintenance = Maintenance{std::string(kCdbBusy)};
+  } else if (!busy && sample.maintenance && sample.maintenance->reason == kCdbBusy) {
+    sample.maintenance.reset();
+  }
+}
+
 }  // namespace
 
 int cmisBankCount(const ModuleMemory& memory) {
@@ -311,6 +326,7 @@ void decodeCmis(const ModuleMemory& memory, Sample& sample) {
   const PageWindow w(memory, kI2cAddressA0, 0, 0);
   const PageWindow p1(memory, kI2cAddressA0, 0, kPage01);
   if (!w.hasUpper()) addIssue(sample, "page 00h not read: identity missing");
+  markCdbBusy(w, sample);
   decodeIdentity(w, p1, sample);
   const bool flat = isFlat(memory);
   const bool passive = sample.identity().passive_copper.value_or(false);
