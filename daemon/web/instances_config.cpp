@@ -2,30 +2,14 @@
 
 #include <fnmatch.h>
 
+#include "daemon/web/html_escape.hpp"
+
 namespace opticsd {
 namespace {
 
 bool httpUrl(std::string_view url) {
   const bool scheme = url.starts_with("http://") || url.starts_with("https://");
   return scheme && url.find_first_of("?# \t\r\n\"<>") == std::string_view::npos && url.size() > url.find("://") + 3;
-}
-
-// A target name in a host name or path: only what is safe there, the rest %XX.
-std::string escapeForUrl(std::string_view name) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char ch : name) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-        c == '_' || c == '~') {
-      out += ch;
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -38,7 +22,7 @@ std::optional<std::string> InstancesConfig::baseUrlFor(std::string_view target) 
       if (!e.url.empty()) return e.url;
       std::string url = e.url_template;
       for (auto at = url.find("{target}"); at != std::string::npos; at = url.find("{target}", at)) {
-        const std::string escaped = escapeForUrl(target);
+        const std::string escaped = web::urlComponent(target);
         url.replace(at, 8, escaped);
         at += escaped.size();
       }
