@@ -6,7 +6,7 @@
 namespace opticsd::web {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, NextAction>, 18> kActions{{
+constexpr std::array<std::pair<std::string_view, NextAction>, 19> kActions{{
     {"rx_power_low",
      {"Look at the far end's Tx, then clean and inspect both connectors",
       "Low receive power with a healthy far-end Tx is loss in between: a dirty or damaged end face first (inspect "
@@ -38,6 +38,12 @@ constexpr std::array<std::pair<std::string_view, NextAction>, 18> kActions{{
      {"Check Rx power and connectors before it reaches the FEC limit",
       "The pre-FEC error rate is climbing toward the FEC limit. Catch it now: compare Rx power with its baseline, "
       "clean and inspect the connectors, and schedule the work before the link starts dropping frames."}},
+    {"fec_tail",
+     {"Check Rx power per lane, then clean the connectors before the FEC runs out",
+      "The FEC is correcting codewords with nearly as many symbol errors as it can (RS(544,514) corrects 15): "
+      "a few more and frames are lost, often before the average pre-FEC BER looks alarming. Compare each lane's "
+      "Rx power with its baseline, clean and inspect both ends, and plan to replace the module or the fiber if "
+      "the tail stays high."}},
     {"post_fec_uncorrectable",
      {"Drain the link now, then clean or replace",
       "Uncorrectable FEC blocks are lost frames: training jobs on this path are already retransmitting. Take the "
