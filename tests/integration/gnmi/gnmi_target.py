@@ -364,7 +364,10 @@ def subscribe(request_iterator, context):
 
 
 def main():
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
+    # gRPC sets SO_REUSEPORT by default: a second test's target on the same
+    # port would then share its connections with this one. Off, and a port
+    # that cannot be bound is an error, not a silent listener on nothing.
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=16), options=[("grpc.so_reuseport", 0)])
     handler = grpc.method_handlers_generic_handler("gnmi.gNMI", {
         "Capabilities": grpc.unary_unary_rpc_method_handler(
             capabilities, request_deserializer=pb.CapabilityRequest.FromString,
@@ -378,9 +381,11 @@ def main():
     if ARGS.cert:
         with open(ARGS.key, "rb") as k, open(ARGS.cert, "rb") as c:
             creds = grpc.ssl_server_credentials([(k.read(), c.read())])
-        server.add_secure_port(address, creds)
+        bound = server.add_secure_port(address, creds)
     else:
-        server.add_insecure_port(address)
+        bound = server.add_insecure_port(address)
+    if not bound:
+        sys.exit(f"cannot listen on {address}")
     server.start()
     log({"rpc": "listening", "port": ARGS.port})
     server.wait_for_termination()
