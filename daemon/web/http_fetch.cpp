@@ -1,5 +1,6 @@
 #include "daemon/web/http_fetch.hpp"
 
+#include <openssl/evp.h>
 #include <openssl/ssl.h>
 
 #include <boost/asio/connect.hpp>
@@ -56,24 +57,60 @@ Result<UrlParts> splitUrl(const std::string& url) {
   return p;
 }
 
+std::string base64(const std::string& text) {
+  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+std::string describe(const beast::error_code& ec, const FetchOptions& options) {
+  if (ec == beast::error::timeout) return "no answer within " + std::to_string(options.timeout.count()) + " ms";
+  return ec.message();
+}
+
+// Runs one asynchronous operation to its end. The stream's deadline (set once
+// for the whole exchange) bounds it: Beast applies its timeouts to
+// asynchronous operations only, so a silent instance cannot hold the caller.
+template <class Start>
+beast::error_code step(asio::io_context& io, Start start) {
+  beast::error_code result;
+  start([&result](beast::error_code ec, auto&&...) { result = ec; });
+  io.restart();
+  io.run();
+  return result;
+}
+
 template <class Stream>
-Result<std::string> exchange(Stream& stream, const UrlParts& p, const FetchOptions& options) {
+Result<std::string> exchange(asio::io_context& io, Stream& stream, const UrlParts& p, const FetchOptions& options) {
   http::request<http::empty_body> request{http::verb::get, p.target, 11};
   request.set(http::field::host, p.host);
   request.set(http::field::accept, options.accept);
   request.set(http::field::user_agent, "opticsd");
   request.set(http::field::connection, "close");
-  beast::error_code ec;
-  http::write(stream, request, ec);
-  if (ec) return fail("cannot send the request: " + ec.message());
+  if (!options.basic_auth_user.empty()) {
+    request.set(http::field::authorization,
+                "Basic " + base64(options.basic_auth_user + ":" + options.basic_auth_password));
+  }
+  if (auto ec = step(io, [&](auto done) { http::async_write(stream, request, std::move(done)); })) {
+    return fail("cannot send the request: " + describe(ec, options));
+  }
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
   parser.body_limit(options.max_bytes);
-  http::read(stream, buffer, parser, ec);
-  if (ec) return fail("cannot read the answer: " + ec.message());
+  if (auto ec = step(io, [&](auto done) { http::async_read(stream, buffer, parser, std::move(done)); })) {
+    return fail("cannot read the answer: " + describe(ec, options));
+  }
   const auto& response = parser.get();
+  if (response.result() == http::status::unauthorized) {
+    return fail(std::string("answered 401 Unauthorized: ") +
+                (options.basic_auth_user.empty() ? "it wants basic auth credentials and none are configured"
+                                                 : "it refused the configured basic auth credentials"));
+  }
   if (response.result() != http::status::ok) {
-    return fail("answered " + std::to_string(response.result_int()));
+    return fail("answered " + std::to_string(response.result_int()) + " " +
+                std::string(http::obsolete_reason(response.result())));
   }
   return response.body();
 }
@@ -90,24 +127,29 @@ Result<std::string> httpGet(const std::string& url, const FetchOptions& options)
     auto endpoints = resolver.resolve(parts->host, parts->port, ec);
     if (ec) return fail(url + ": cannot resolve " + parts->host + ": " + ec.message());
     beast::tcp_stream tcp_stream(io);
-    tcp_stream.expires_after(options.timeout);
-    tcp_stream.connect(endpoints, ec);
-    if (ec) return fail(url + ": cannot connect: " + ec.message());
+    tcp_stream.expires_after(options.timeout);  // one deadline for everything below
+    ec = step(io, [&](auto done) { tcp_stream.async_connect(endpoints, std::move(done)); });
+    if (ec) return fail(url + ": cannot connect: " + describe(ec, options));
     Result<std::string> body = fail("");
     if (parts->tls) {
       asio::ssl::context context(asio::ssl::context::tls_client);
-      context.set_default_verify_paths();
+      if (options.tls_ca_file.empty()) {
+        context.set_default_verify_paths();
+      } else {
+        context.load_verify_file(options.tls_ca_file, ec);
+        if (ec) return fail(url + ": cannot load the CA file " + options.tls_ca_file + ": " + ec.message());
+      }
       context.set_verify_mode(asio::ssl::verify_peer);
       beast::ssl_stream<beast::tcp_stream> stream(std::move(tcp_stream), context);
       if (!SSL_set_tlsext_host_name(stream.native_handle(), parts->host.c_str())) {
         return fail(url + ": cannot set the TLS server name");
       }
       stream.set_verify_callback(asio::ssl::host_name_verification(parts->host));
-      stream.handshake(asio::ssl::stream_base::client, ec);
-      if (ec) return fail(url + ": TLS handshake failed: " + ec.message());
-      body = exchange(stream, *parts, options);
+      ec = step(io, [&](auto done) { stream.async_handshake(asio::ssl::stream_base::client, std::move(done)); });
+      if (ec) return fail(url + ": TLS handshake failed: " + describe(ec, options));
+      body = exchange(io, stream, *parts, options);
     } else {
-      body = exchange(tcp_stream, *parts, options);
+      body = exchange(io, tcp_stream, *parts, options);
     }
     if (!body) return fail(url + ": " + body.error().message);
     return body;

@@ -6,10 +6,15 @@
 //   instances:
 //     - url: https://pollers-a.example.net:9464     # one instance's base URL
 //       targets: ["leaf-*", "spine-*"]              # name patterns (fnmatch) it polls
+//       basic_auth_user: opticsd                    # when that instance's listener asks for it;
+//       basic_auth_password_file: /etc/opticsd/pollers-a-password   # the password, first line
+//       tls_ca_file: /etc/opticsd/fleet-ca.pem      # https: the CA its certificate chains to
 //     - url_template: "http://{target}.hosts.example.net:9464"   # one per target
 //       targets: ["gpu-node-*"]
 //
-// The first entry whose pattern matches a target name wins. Plain value type.
+// The first entry whose pattern matches a target name wins. The password is
+// read when the config is (check-config finds an unreadable file) and is
+// never logged or shown. A SIGHUP reload replaces the list. Plain value type.
 
 #include <yaml-cpp/yaml.h>
 
@@ -26,13 +31,25 @@ struct InstanceEntry {
   std::string url;           // base URL, no trailing slash
   std::string url_template;  // "{target}" replaced by the target name (URL-escaped)
   std::vector<std::string> targets;
+  std::string basic_auth_user;      // empty: no credentials sent
+  std::string basic_auth_password;  // secret, from basic_auth_password_file
+  std::string tls_ca_file;          // empty: the system's CAs
   bool operator==(const InstanceEntry&) const = default;
+};
+
+// The instance serving one target: its base URL and its entry (owned by the
+// InstancesConfig it came from).
+struct InstanceMatch {
+  std::string base_url;
+  const InstanceEntry* entry = nullptr;
 };
 
 struct InstancesConfig {
   std::vector<InstanceEntry> entries;
   // The base URL of the instance serving `target`, or nullopt.
   std::optional<std::string> baseUrlFor(std::string_view target) const;
+  // The same, with the entry that matched (its credentials and CA file).
+  std::optional<InstanceMatch> find(std::string_view target) const;
   bool operator==(const InstancesConfig&) const = default;
 };
 

@@ -44,29 +44,49 @@ bool fillFromOpticJson(FarEnd& far, const OpticStory& near, const std::string& t
   return true;
 }
 
-Result<std::string> RemoteFarEnd::fetchCached(const std::string& url) const {
+Result<std::string> RemoteFarEnd::fetchCached(const std::string& url, const FetchOptions& options) const {
   const auto now = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(mutex_);
     if (auto it = cache_.find(url); it != cache_.end() && now - it->second.at < keep_) return it->second.body;
   }
-  auto body = httpGet(url, fetch_);
+  auto body = httpGet(url, options);
   std::lock_guard lock(mutex_);
   if (cache_.size() >= kMaxCached) cache_.clear();
   cache_[url] = Cached{now, body};
   return body;
 }
 
+void RemoteFarEnd::setInstances(InstancesConfig instances) {
+  auto next = std::make_shared<const InstancesConfig>(std::move(instances));
+  std::lock_guard lock(mutex_);
+  instances_ = std::move(next);
+  cache_.clear();
+}
+
 void RemoteFarEnd::resolve(FarEnd& far, const OpticStory& near) const {
-  const auto base = instances_.baseUrlFor(far.target);
-  if (!base) {
-    far.where = "not polled by this instance";
+  std::shared_ptr<const InstancesConfig> instances;
+  {
+    std::lock_guard lock(mutex_);
+    instances = instances_;
+  }
+  far.where = "not polled by this instance";
+  if (instances->entries.empty()) {
+    far.error = "no instance is configured for it (instances: in the config)";
+    return;
+  }
+  const auto match = instances->find(far.target);
+  if (!match) {
     far.error = "no entry of instances: in the config names " + far.target;
     return;
   }
-  far.where = "instance " + *base;
-  far.page_url = *base + opticPath(far.target, far.port);
-  auto body = fetchCached(far.page_url + "&format=json");
+  far.where = "instance " + match->base_url;
+  far.page_url = match->base_url + opticPath(far.target, far.port);
+  FetchOptions options = fetch_;
+  options.basic_auth_user = match->entry->basic_auth_user;
+  options.basic_auth_password = match->entry->basic_auth_password;
+  options.tls_ca_file = match->entry->tls_ca_file;
+  auto body = fetchCached(far.page_url + "&format=json", options);
   if (!body) {
     far.error = "its last values could not be fetched: " + body.error().message;
     return;

@@ -4,11 +4,14 @@
 // instance's JSON for the optic (bounded by a short timeout, and kept for a
 // few seconds so a page refreshed every second does not hammer the other
 // instance). An unreachable instance is said on the page, never an error.
+// Used by the optic's page and by `opticsd explain`.
 //
-// Thread-safety: resolve() may run on several HTTP threads at once.
+// Thread-safety: resolve() may run on several HTTP threads at once, and
+// setInstances() (a reload) beside them.
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -22,14 +25,18 @@ class RemoteFarEnd : public FarEndResolver {
  public:
   explicit RemoteFarEnd(InstancesConfig instances, FetchOptions fetch = {},
                         std::chrono::milliseconds keep = std::chrono::seconds(10))
-      : instances_(std::move(instances)), fetch_(std::move(fetch)), keep_(keep) {}
+      : instances_(std::make_shared<const InstancesConfig>(std::move(instances))),
+        fetch_(std::move(fetch)),
+        keep_(keep) {}
 
   void resolve(FarEnd& far_end, const OpticStory& near) const override;
+  // A reload's `instances:`; what was fetched with the old list is dropped.
+  void setInstances(InstancesConfig instances);
 
  private:
-  Result<std::string> fetchCached(const std::string& url) const;
+  Result<std::string> fetchCached(const std::string& url, const FetchOptions& options) const;
 
-  InstancesConfig instances_;
+  std::shared_ptr<const InstancesConfig> instances_;  // replaced whole under mutex_
   FetchOptions fetch_;
   std::chrono::milliseconds keep_;
   struct Cached {
