@@ -100,10 +100,15 @@ std::string storyText(const OpticStory& s) {
     if (!f.page_url.empty()) out += " " + printable(f.page_url);
     out += '\n';
     if (!f.error.empty()) line(out, "  " + printable(f.error));
+    // Both directions: what reaches us of its light, and what reaches it of ours.
+    auto direction = [](const char* tx, const std::optional<double>& t, const char* rx,
+                        const std::optional<double>& r) {
+      return std::string(tx) + " Tx " + num(t, 2, "dBm") + ", " + rx + " Rx " + num(r, 2, "dBm") +
+             (t && r ? ", loss " + num(*t - *r, 2, "dB") : "");
+    };
     for (const auto& l : f.lanes) {
-      line(out, "  lane " + std::to_string(l.lane) + ": their Tx " + num(l.their_tx_dbm, 2, "dBm") + ", our Rx " +
-                    num(l.our_rx_dbm, 2, "dBm") +
-                    (l.their_tx_dbm && l.our_rx_dbm ? ", loss " + num(*l.their_tx_dbm - *l.our_rx_dbm, 2, "dB") : ""));
+      line(out, "  lane " + std::to_string(l.lane) + ": " + direction("their", l.their_tx_dbm, "our", l.our_rx_dbm) +
+                    "; " + direction("our", l.our_tx_dbm, "their", l.their_rx_dbm));
     }
   }
   return out;
