@@ -242,17 +242,32 @@ class DaemonService {
     web::DaemonPageData::Sources sources{&exporter_->samples(), &exporter_->freshness(), rules_->view(), {}};
     if (config_.storage.enabled && store_) sources.history_path = config_.storage.path;
     pages_ = std::make_shared<web::DaemonPageData>(std::move(sources));
-    std::shared_ptr<const web::FarEndResolver> remote;
-    if (!config_.instances.entries.empty()) remote = std::make_shared<web::RemoteFarEnd>(config_.instances);
-    auto pages = std::make_shared<web::WebPages>(pages_, std::move(remote));
+    // Always there, so a reload can give it the first `instances:` too.
+    remote_far_end_ = std::make_shared<web::RemoteFarEnd>(config_.instances);
+    auto pages = std::make_shared<web::WebPages>(pages_, remote_far_end_);
     exporter_->setPages([pages](const HttpRequest& request) { return pages->route(request); });
     // Alert annotations link to the pages through this (deploy/prometheus/opticsd-alerts.yml).
-    prometheus::BuildGauge()
-        .Name("opticsd_web_info")
-        .Help("Where this instance's pages are reached (listen.external_url; empty: at the scrape address). Always 1.")
-        .Register(exporter_->registry())
-        .Add({{"external_url", config_.listen.external_url}})
-        .Set(1);
+    web_info_ = &prometheus::BuildGauge()
+                     .Name("opticsd_web_info")
+                     .Help(
+                         "Where this instance's pages are reached (listen.external_url; empty: at the scrape "
+                         "address). Always 1.")
+                     .Register(exporter_->registry());
+    web_info_->Add({{"external_url", config_.listen.external_url}}).Set(1);
+  }
+
+  // A reload's `instances:` and listen.external_url: both only shape what
+  // the pages and /metrics say next, so they apply at once.
+  void reloadPageSettings(const Config& loaded) {
+    if (remote_far_end_ && loaded.instances != config_.instances) {
+      remote_far_end_->setInstances(loaded.instances);
+      spdlog::info("config reload: instances applied entries={}", loaded.instances.entries.size());
+    }
+    if (web_info_ && loaded.listen.external_url != config_.listen.external_url) {
+      web_info_->Remove(&web_info_->Add({{"external_url", config_.listen.external_url}}));
+      web_info_->Add({{"external_url", loaded.listen.external_url}}).Set(1);
+      spdlog::info("config reload: listen.external_url applied url={}", logValue(loaded.listen.external_url));
+    }
   }
 
   // Every poll also goes to the remote-write receiver, if one is configured
@@ -334,7 +349,9 @@ class DaemonService {
       return;
     }
     // The HTTP server, the history writer and the remote writer are built once: say which edits wait for a restart.
-    for (const auto& [section, changed] : {std::pair{"listen", loaded->listen != config_.listen},
+    ListenConfig listen_at_start = loaded->listen;
+    listen_at_start.external_url = config_.listen.external_url;  // applied now (reloadPageSettings)
+    for (const auto& [section, changed] : {std::pair{"listen", listen_at_start != config_.listen},
                                            std::pair{"storage", loaded->storage != config_.storage},
                                            std::pair{"remote_write", loaded->remote_write != config_.remote_write}}) {
       if (changed) spdlog::warn("config reload: changes take effect at the next restart section={}", section);
@@ -342,6 +359,7 @@ class DaemonService {
     warnAboutReadableSecrets(*loaded);
     configureLogging(loaded->log_level);
     rules_->reconfigure(loaded->rules, loaded->topology);  // parsed and validated by the load above
+    reloadPageSettings(*loaded);
     applyTargets(*loaded);
     config_ = std::move(*loaded);
     exporter_->self().recordConfigLoad(true, unixSeconds());
@@ -427,7 +445,9 @@ class DaemonService {
   PollProgress progress_;
   bool stall_logged_ = false;
   std::unique_ptr<MetricsExporter> exporter_;
-  std::shared_ptr<web::DaemonPageData> pages_;   // also held by the exporter's page router
+  std::shared_ptr<web::DaemonPageData> pages_;                 // also held by the exporter's page router
+  std::shared_ptr<web::RemoteFarEnd> remote_far_end_;          // also held by the page router
+  prometheus::Family<prometheus::Gauge>* web_info_ = nullptr;  // owned by the exporter's registry
   std::unique_ptr<RemoteWriter> remote_writer_;  // after exporter_: destroyed first, before the registry it counts on
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<RulesEngine> rules_;  // after the store, its finding sink: destroyed first
