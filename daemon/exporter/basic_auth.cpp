@@ -1,5 +1,7 @@
 #include "daemon/exporter/basic_auth.hpp"
 
+#include <openssl/evp.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -57,6 +59,15 @@ bool basicAuthMatches(std::string_view header, const std::string& user, const st
   const bool user_ok = sameSecret(std::string_view(*decoded).substr(0, colon), user);
   const bool password_ok = sameSecret(std::string_view(*decoded).substr(colon + 1), password);
   return user_ok && password_ok;
+}
+
+std::string basicAuthorization(const std::string& user, const std::string& password) {
+  const std::string pair = user + ":" + password;
+  std::string out(4 * ((pair.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(pair.data()), static_cast<int>(pair.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return "Basic " + out;
 }
 
 }  // namespace opticsd

@@ -1,7 +1,5 @@
 #include "daemon/remote_write/remote_writer.hpp"
 
-#include <openssl/evp.h>
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -13,6 +11,7 @@
 #include <set>
 #include <string_view>
 
+#include "daemon/exporter/basic_auth.hpp"
 #include "daemon/remote_write/remote_write_tls.hpp"
 
 namespace opticsd {
@@ -39,18 +38,9 @@ struct RemoteWriter::Connection {
 
 namespace {
 
-std::string base64(const std::string& text) {
-  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
 // The Authorization header's value; empty without auth. Never logged.
 std::string authorization(const RemoteWriteConfig& config) {
-  if (!config.basic_auth_user.empty())
-    return "Basic " + base64(config.basic_auth_user + ":" + config.basic_auth_password);
+  if (!config.basic_auth_user.empty()) return basicAuthorization(config.basic_auth_user, config.basic_auth_password);
   if (!config.bearer_token.empty()) return "Bearer " + config.bearer_token;
   return {};
 }

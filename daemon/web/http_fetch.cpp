@@ -1,6 +1,5 @@
 #include "daemon/web/http_fetch.hpp"
 
-#include <openssl/evp.h>
 #include <openssl/ssl.h>
 
 #include <boost/asio/connect.hpp>
@@ -11,6 +10,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <optional>
+
+#include "daemon/exporter/basic_auth.hpp"
 
 namespace opticsd::web {
 namespace {
@@ -57,14 +58,6 @@ Result<UrlParts> splitUrl(const std::string& url) {
   return p;
 }
 
-std::string base64(const std::string& text) {
-  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
 std::string describe(const beast::error_code& ec, const FetchOptions& options) {
   if (ec == beast::error::timeout) return "no answer within " + std::to_string(options.timeout.count()) + " ms";
   return ec.message();
@@ -90,8 +83,7 @@ Result<std::string> exchange(asio::io_context& io, Stream& stream, const UrlPart
   request.set(http::field::user_agent, "opticsd");
   request.set(http::field::connection, "close");
   if (!options.basic_auth_user.empty()) {
-    request.set(http::field::authorization,
-                "Basic " + base64(options.basic_auth_user + ":" + options.basic_auth_password));
+    request.set(http::field::authorization, basicAuthorization(options.basic_auth_user, options.basic_auth_password));
   }
   if (auto ec = step(io, [&](auto done) { http::async_write(stream, request, std::move(done)); })) {
     return fail("cannot send the request: " + describe(ec, options));

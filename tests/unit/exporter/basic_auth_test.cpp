@@ -26,5 +26,13 @@ TEST(BasicAuth, MalformedHeadersAreRejected) {
   EXPECT_TRUE(basicAuthMatches("Basic dTpw", "u", "p"));     // "u:p", unpadded
 }
 
+// The client's header: RFC 7617 section 2's example, and what the server accepts.
+TEST(BasicAuth, ClientHeader) {
+  EXPECT_EQ(basicAuthorization("Aladdin", "open sesame"), "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
+  EXPECT_TRUE(basicAuthMatches(basicAuthorization("u", "a:b"), "u", "a:b"));
+  EXPECT_TRUE(basicAuthMatches(basicAuthorization("opticsd", "pw"), "opticsd", "pw"));
+  EXPECT_FALSE(basicAuthMatches(basicAuthorization("opticsd", "pw"), "opticsd", "pw2"));
+}
+
 }  // namespace
 }  // namespace opticsd
