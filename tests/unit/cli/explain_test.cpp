@@ -5,47 +5,16 @@
 #include <gtest/gtest.h>
 
 #include "daemon/cli/explain_command.hpp"
-#include "daemon/exporter/http_server.hpp"
-#include "daemon/web/page_json.hpp"
 #include "daemon/web/story_text.hpp"
 #include "tests/unit/web/fake_page_data.hpp"
+#include "tests/unit/web/other_instance.hpp"
 
 namespace opticsd::cli {
 namespace {
 
 using web::test::FakePageData;
-
-// Another instance answering `body` for every optic; counts the requests.
-struct OtherInstance {
-  std::string body;
-  std::string asked;
-  std::unique_ptr<HttpServer> server;
-  std::string base;
-
-  explicit OtherInstance(std::string answer) : body(std::move(answer)) {
-    HttpServerOptions options;
-    options.listen = "127.0.0.1:0";
-    auto started = HttpServer::start(options, std::vector<std::string>{"/optic"}, [this](const HttpRequest& r) {
-      asked = std::string(r.query);
-      HttpAnswer a;
-      a.content_type = "application/json";
-      a.body = wholeBody({body});
-      return a;
-    });
-    if (!started) throw std::runtime_error(started.error().message);
-    server = std::move(*started);
-    base = "http://127.0.0.1:" + std::to_string(server->port());
-  }
-};
-
-// gpu-node-7 eth0 as its own instance serves it: Tx 1.0 dBm, Rx -6.0 dBm a lane.
-std::string gpuNodeJson() {
-  FakePageData far;
-  auto samples = std::make_shared<std::vector<Sample>>();
-  samples->push_back(web::test::opticSample("gpu-node-7", "eth0", 4, -6.0, far.now));
-  far.live["gpu-node-7"] = samples;
-  return web::opticJson(*web::buildOpticStory(far, {"gpu-node-7", "eth0", "1h"}));
-}
+using web::test::gpuNodeJson;
+using web::test::OtherInstance;
 
 // This instance's history: leaf-1 Ethernet7 with Rx falling to -4.0 dBm and Tx 1.0 dBm.
 FakePageData leafHistory() {
@@ -80,7 +49,7 @@ std::vector<std::string> linesOf(const std::string& text) {
 }
 
 TEST(Explain, FollowsTheFarEndIntoAnotherInstance) {
-  OtherInstance other(gpuNodeJson());
+  OtherInstance other(gpuNodeJson(-6.0));
   const Config config = configWith("instances: [{url: \"" + other.base + "\", targets: [\"gpu-node-*\"]}]\n");
   const FakePageData history = leafHistory();
   auto story = explainStory(history, &config, {"leaf-1", "Ethernet7", "1h"});

@@ -1,16 +1,18 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "daemon/exporter/http_server.hpp"
 #include "daemon/web/instances_config.hpp"
 #include "daemon/web/page_json.hpp"
 #include "daemon/web/remote_far_end.hpp"
 #include "tests/unit/web/fake_page_data.hpp"
+#include "tests/unit/web/other_instance.hpp"
 
 namespace opticsd::web {
 namespace {
@@ -62,24 +64,8 @@ TEST(InstancesConfig, ProblemsAreReported) {
 // The far end in another instance: a real HTTP server answering the far
 // optic's JSON as opticsd does, and one that is not there.
 TEST(RemoteFarEnd, FetchesTheFarEndsValuesFromTheOtherInstance) {
-  test::FakePageData far_data;
-  auto far_samples = std::make_shared<std::vector<Sample>>();
-  far_samples->push_back(test::opticSample("gpu-node-7", "eth0", 4, -4.0, far_data.now));
-  far_data.live["gpu-node-7"] = far_samples;
-  const std::string far_json = opticJson(*buildOpticStory(far_data, {"gpu-node-7", "eth0", "1h"}));
-
-  std::string asked;
-  HttpServerOptions options;
-  options.listen = "127.0.0.1:0";
-  auto server = HttpServer::start(options, std::vector<std::string>{"/optic"}, [&](const HttpRequest& r) {
-    asked = std::string(r.query);
-    HttpAnswer a;
-    a.content_type = "application/json";
-    a.body = wholeBody({far_json});
-    return a;
-  });
-  ASSERT_TRUE(server) << server.error().message;
-  const std::string base = "http://127.0.0.1:" + std::to_string((*server)->port());
+  test::OtherInstance other(test::gpuNodeJson(-4.0));
+  const std::string& base = other.base;
 
   InstancesConfig instances;
   instances.entries.push_back(entry(base, "gpu-node-*"));
@@ -102,7 +88,7 @@ TEST(RemoteFarEnd, FetchesTheFarEndsValuesFromTheOtherInstance) {
   const auto& far = *story->far_end;
   EXPECT_TRUE(far.reachable) << far.error;
   EXPECT_EQ(far.page_url, base + "/optic?target=gpu-node-7&port=eth0");
-  EXPECT_EQ(asked, "target=gpu-node-7&port=eth0&format=json");
+  EXPECT_EQ(other.asked, "target=gpu-node-7&port=eth0&format=json");
   ASSERT_EQ(far.lanes.size(), 4u);
   EXPECT_DOUBLE_EQ(*far.lanes[0].their_tx_dbm, 1.0);
   EXPECT_DOUBLE_EQ(*far.lanes[0].their_rx_dbm, -4.0);
@@ -131,32 +117,6 @@ TEST(RemoteFarEnd, RefusesADocumentThatIsNotAnOptic) {
   EXPECT_TRUE(fillFromOpticJson(far, near, R"({"lanes": [{"lane": "x"}], "score": 0.5})", error));
   EXPECT_DOUBLE_EQ(*far.their_score, 0.5);
 }
-
-// An optic's JSON as another instance serves it, over a real listener on
-// 127.0.0.1 with the given options (basic auth, TLS).
-struct FarInstance {
-  std::string json;
-  std::unique_ptr<HttpServer> server;
-  std::string base;
-
-  explicit FarInstance(HttpServerOptions options, const std::string& scheme = "http") {
-    test::FakePageData far_data;
-    auto far_samples = std::make_shared<std::vector<Sample>>();
-    far_samples->push_back(test::opticSample("gpu-node-7", "eth0", 4, -4.0, far_data.now));
-    far_data.live["gpu-node-7"] = far_samples;
-    json = opticJson(*buildOpticStory(far_data, {"gpu-node-7", "eth0", "1h"}));
-    options.listen = "127.0.0.1:0";
-    auto started = HttpServer::start(options, std::vector<std::string>{"/optic"}, [this](const HttpRequest&) {
-      HttpAnswer a;
-      a.content_type = "application/json";
-      a.body = wholeBody({json});
-      return a;
-    });
-    if (!started) throw std::runtime_error(started.error().message);
-    server = std::move(*started);
-    base = scheme + "://127.0.0.1:" + std::to_string(server->port());
-  }
-};
 
 OpticStory nearStory() {
   OpticStory near;
@@ -235,7 +195,7 @@ TEST(InstancesConfig, CredentialsComeFromAFileAndAreNeverShown) {
 TEST(RemoteFarEnd, BasicAuthTowardsTheOtherInstance) {
   HttpServerOptions options;
   options.basic_auth = HttpServerOptions::BasicAuth{"opticsd", "right-password"};
-  FarInstance far_instance(options);
+  test::OtherInstance far_instance(test::gpuNodeJson(-4.0), options);
   InstancesConfig instances;
   instances.entries.push_back(entry(far_instance.base, "gpu-node-*"));
   RemoteFarEnd remote(instances);
@@ -269,7 +229,7 @@ TEST(RemoteFarEnd, TlsWithTheInstancesCaFile) {
   const std::string tls_dir = std::string(OPTICSD_SOURCE_DIR) + "/tests/fixtures/tls/";
   HttpServerOptions options;
   options.tls = HttpServerOptions::Tls{tls_dir + "localhost.crt", tls_dir + "localhost.key"};
-  FarInstance far_instance(options, "https");
+  test::OtherInstance far_instance(test::gpuNodeJson(-4.0), options, "https");
   InstancesConfig instances;
   instances.entries.push_back(entry(far_instance.base, "gpu-node-*"));
   RemoteFarEnd remote(instances);
@@ -285,7 +245,7 @@ TEST(RemoteFarEnd, TlsWithTheInstancesCaFile) {
 
 // A reload's list replaces the old one: a far end no longer listed is said so.
 TEST(RemoteFarEnd, ReloadedInstancesReplaceTheOldList) {
-  FarInstance far_instance(HttpServerOptions{});
+  test::OtherInstance far_instance(test::gpuNodeJson(-4.0));
   InstancesConfig instances;
   instances.entries.push_back(entry(far_instance.base, "gpu-node-*"));
   RemoteFarEnd remote(InstancesConfig{});
