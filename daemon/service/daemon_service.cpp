@@ -130,6 +130,11 @@ void warnAboutReadableSecrets(const Config& config) {
   }
   const auto& auth_file = config.listen.basic_auth_password_file;
   if (!auth_file.empty() && othersCanRead(auth_file)) warn(auth_file, "listen.basic_auth_password_file");
+  for (std::size_t i = 0; i < config.instances.entries.size(); ++i) {
+    const auto& file = config.instances.entries[i].basic_auth_password_file;
+    if (!file.empty() && othersCanRead(file))
+      warn(file, "instances[" + std::to_string(i) + "].basic_auth_password_file");
+  }
   const auto& tls_key = config.listen.tls_key_file;
   if (!tls_key.empty() && othersCanRead(tls_key)) warn(tls_key, "listen.tls_key_file");
   if (auto open = openMetricsWarning(config.listen.address, !config.listen.tls_cert_file.empty(),

@@ -23,6 +23,7 @@ void readCredentials(OptionReader& r, InstanceEntry& e) {
   if (e.basic_auth_user.empty() != !password_file) {
     r.error("basic_auth_user", "basic_auth_user and basic_auth_password_file go together");
   } else if (password_file) {
+    e.basic_auth_password_file = *password_file;
     if (auto secret = readSecretFile(*password_file)) {
       e.basic_auth_password = std::move(*secret);
     } else {

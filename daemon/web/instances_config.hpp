@@ -31,9 +31,10 @@ struct InstanceEntry {
   std::string url;           // base URL, no trailing slash
   std::string url_template;  // "{target}" replaced by the target name (URL-escaped)
   std::vector<std::string> targets;
-  std::string basic_auth_user;      // empty: no credentials sent
-  std::string basic_auth_password;  // secret, from basic_auth_password_file
-  std::string tls_ca_file;          // empty: the system's CAs
+  std::string basic_auth_user;           // empty: no credentials sent
+  std::string basic_auth_password;       // secret, from basic_auth_password_file
+  std::string basic_auth_password_file;  // where it came from (the start warns when others can read it)
+  std::string tls_ca_file;               // empty: the system's CAs
   bool operator==(const InstanceEntry&) const = default;
 };
 

@@ -81,9 +81,11 @@ wait_for 50 far_end_says error "answered 401 Unauthorized: it wants basic auth c
 metric_has "$PORT" '^opticsd_web_info\{external_url="https://optics-b.example.net"\} 1' || fail "external_url not applied on reload"
 metric_count_is "$PORT" '^opticsd_web_info\{' 1 || fail "the old external_url is still served"
 
-note "reload: with the host's credentials (from a file)"
+note "reload: with the host's credentials (from a file; this copy readable by others, which is warned)"
+cp "$WORK/host-password" "$WORK/switch-password"
+chmod 644 "$WORK/switch-password"
 switch_config "https://optics-b.example.net" "instances:
-  - {url: \"$HOST\", targets: [\"gpu-node-*\"], basic_auth_user: opticsd, basic_auth_password_file: $WORK/host-password}"
+  - {url: \"$HOST\", targets: [\"gpu-node-*\"], basic_auth_user: opticsd, basic_auth_password_file: $WORK/switch-password}"
 reload
 wait_for 50 far_end_says reachable true || { far_end error; fail "the far end is not fetched with credentials"; }
 far_end lanes | python3 -c 'import json,sys
@@ -92,6 +94,8 @@ assert len(lanes) == 8 and all(l.get("their_tx_dbm") is not None and l.get("thei
   fail "the far end's values are missing"
 if grep -q "next restart section=listen" "$WORK/switch.log"; then fail "external_url was said to wait for a restart"; fi
 grep -q "config reload: instances applied" "$WORK/switch.log" || fail "the instances reload is not logged"
+grep -q "secret readable by other users path=$WORK/switch-password holds=instances\[0\].basic_auth_password_file" \
+  "$WORK/switch.log" || fail "no warning for the instance's password file readable by others"
 
 note "explain follows the far end into the host instance"
 wait_for 100 "$OPTICSD" explain --config "$WORK/switch.yaml" leaf-2 Ethernet2 || fail "explain finds no history"
