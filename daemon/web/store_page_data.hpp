@@ -24,6 +24,7 @@ class StorePageData : public PageData {
   Result<std::vector<Finding>> findings(const FindingsFilter& filter) const override;
   Result<std::vector<Suspect>> storedSuspects() const override;
   Result<HistoryResult> history(const HistoryFilter& filter) const override;
+  Result<SeriesResult> historySeries(const SeriesRequest& request) const override;
   Result<std::vector<BiasBaseline>> baselines(const std::string& target, const std::string& port) const override;
   Result<std::vector<SerialSighting>> sightings(const std::string& serial) const override;
 

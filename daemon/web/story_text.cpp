@@ -80,7 +80,7 @@ std::string storyText(const OpticStory& s) {
                                           [](const auto& a, const auto& b) { return a.value < b.value; });
       line(out, "  " + (x.lane ? "lane " + std::to_string(x.lane) + " " : std::string("module ")) + x.key + ": " +
                     formatValue(lo->value, log) + ", " + formatValue(hi->value, log) + ", " +
-                    formatValue(x.points.back().value, log) + " (" + std::to_string(x.points.size()) + " rows)");
+                    formatValue(x.points.back().value, log) + " (" + std::to_string(x.points.size()) + " points)");
     }
   }
   if (s.swaps.size() > 1) {
