@@ -324,14 +324,11 @@ std::optional<OpticStory> buildOpticStory(const PageData& data, const StoryReque
     if (a.finding.active() != b.finding.active()) return a.finding.active();
     return a.finding.start_ms > b.finding.start_ms;
   });
-  if (auto stored = data.storedSuspects()) {
-    for (const auto& s : *stored) {
-      if (s.target == story.target && s.port == story.port) {
-        story.reason = s.reason;
-        if (!story.endpoint && !s.endpoint.empty()) story.endpoint = s.endpoint;
-        if (!story.live) story.score = s.score;
-      }
-    }
+  if (auto stored = data.storedSuspect(story.target, story.port); stored && *stored) {
+    const Suspect& s = **stored;
+    story.reason = s.reason;
+    if (!story.endpoint && !s.endpoint.empty()) story.endpoint = s.endpoint;
+    if (!story.live) story.score = s.score;
   }
   if (story.reason.empty() && !story.findings.empty() && story.findings.front().finding.active()) {
     const auto& f = story.findings.front().finding;

@@ -60,6 +60,15 @@ class PageData {
   // History (the store's read side). "history is off" and the like are Errors.
   virtual Result<std::vector<Finding>> findings(const FindingsFilter& filter) const = 0;
   virtual Result<std::vector<Suspect>> storedSuspects() const = 0;
+  // One port's stored suspect (nullopt: none); a store looks it up by its key.
+  virtual Result<std::optional<Suspect>> storedSuspect(const std::string& target, const std::string& port) const {
+    auto all = storedSuspects();
+    if (!all) return tl::unexpected(all.error());
+    for (auto& s : *all) {
+      if (s.target == target && s.port == port) return std::optional<Suspect>(std::move(s));
+    }
+    return std::optional<Suspect>();
+  }
   virtual Result<HistoryResult> history(const HistoryFilter& filter) const = 0;
   // What the plots read: the requested keys only, min/max/last per time
   // bucket. By default bucketed from history(); a store reads it directly.

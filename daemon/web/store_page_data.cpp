@@ -26,6 +26,12 @@ Result<std::vector<Suspect>> StorePageData::storedSuspects() const {
   return loadSuspects(*p);
 }
 
+Result<std::optional<Suspect>> StorePageData::storedSuspect(const std::string& target, const std::string& port) const {
+  auto p = path();
+  if (!p) return tl::unexpected(p.error());
+  return loadSuspect(*p, target, port);
+}
+
 Result<HistoryResult> StorePageData::history(const HistoryFilter& filter) const {
   auto p = path();
   if (!p) return tl::unexpected(p.error());

@@ -50,7 +50,18 @@ sim::SimSwitch simSwitch(int index, int ports) {
 
 std::filesystem::path historyFile() {
   const auto path = std::filesystem::temp_directory_path() / "opticsd-web-bench-v1" / "history.db";
-  if (std::filesystem::exists(path)) return path;
+  if (std::filesystem::exists(path)) {
+    // A file kept from an earlier build: bring its schema (indexes) up to date, as the daemon does at start.
+    StoreOptions options;
+    options.path = path.string();
+    options.retention = std::chrono::milliseconds(0);
+    options.downsample = {};
+    if (auto store = SqliteStore::open(options); !store) {
+      std::fprintf(stderr, "open: %s\n", store.error().message.c_str());
+      std::abort();
+    }
+    return path;
+  }
   std::filesystem::create_directories(path.parent_path());
   StoreOptions options;
   options.path = path.string() + ".tmp";
