@@ -125,11 +125,18 @@ Result<void> FindingRows::writeBaseline(SqliteDb& db, const BiasBaseline& b) {
   return {};
 }
 
-Result<std::vector<BiasBaseline>> readBiasBaselines(SqliteDb& db) {
-  auto st = db.prepare(
-      "SELECT target, port, lane, serial, bias_ma, learned_ms, rx_dbm, tx_dbm FROM bias_baselines "
-      "ORDER BY target, port, lane");
+Result<std::vector<BiasBaseline>> readBiasBaselines(SqliteDb& db, const std::string& only_target,
+                                                    const std::string& only_port) {
+  // One port's rows come through the primary key (target, port, lane); all of them in its order.
+  auto st =
+      db.prepare(std::string("SELECT target, port, lane, serial, bias_ma, learned_ms, rx_dbm, tx_dbm FROM "
+                             "bias_baselines") +
+                 (only_target.empty() ? "" : " WHERE target = ?1 AND port = ?2") + " ORDER BY target, port, lane");
   if (!st) return tl::unexpected(st.error());
+  if (!only_target.empty()) {
+    st->bind(1, std::string_view(only_target));
+    st->bind(2, std::string_view(only_port));
+  }
   std::vector<BiasBaseline> out;
   for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
     if (rc != SQLITE_ROW) return fail(db.error("reading bias baselines"));

@@ -32,6 +32,8 @@ class FindingRows {
 };
 
 // Every port's stored Tx bias baseline, in (target, port) order.
-Result<std::vector<BiasBaseline>> readBiasBaselines(SqliteDb& db);
+// Every baseline, or one port's (target non-empty).
+Result<std::vector<BiasBaseline>> readBiasBaselines(SqliteDb& db, const std::string& target = {},
+                                                    const std::string& port = {});
 
 }  // namespace opticsd

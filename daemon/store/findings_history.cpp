@@ -55,13 +55,21 @@ Result<std::vector<Finding>> loadFindings(const std::filesystem::path& path, con
   return out;
 }
 
-Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path) {
+namespace {
+
+// The suspects, best first; one port's (through the primary key) when target is not empty.
+Result<std::vector<Suspect>> readSuspects(const std::filesystem::path& path, const std::string& target,
+                                          const std::string& port) {
   auto db = openReadOnly(path);
   if (!db) return tl::unexpected(db.error());
-  auto st = db->prepare(
-      "SELECT target, port, score, reason, host, nic, gpu, rail, updated_ms FROM suspects "
-      "ORDER BY score DESC, target, port");
+  auto st =
+      db->prepare(std::string("SELECT target, port, score, reason, host, nic, gpu, rail, updated_ms FROM suspects") +
+                  (target.empty() ? "" : " WHERE target = ?1 AND port = ?2") + " ORDER BY score DESC, target, port");
   if (!st) return tl::unexpected(st.error());
+  if (!target.empty()) {
+    st->bind(1, std::string_view(target));
+    st->bind(2, std::string_view(port));
+  }
   std::vector<Suspect> out;
   for (int rc = st->step(); rc != SQLITE_DONE; rc = st->step()) {
     if (rc != SQLITE_ROW) return fail(db->error("reading suspects"));
@@ -80,17 +88,25 @@ Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path) {
   return out;
 }
 
+}  // namespace
+
+Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path) { return readSuspects(path, {}, {}); }
+
+Result<std::optional<Suspect>> loadSuspect(const std::filesystem::path& path, const std::string& target,
+                                           const std::string& port) {
+  if (target.empty()) return std::optional<Suspect>();
+  auto found = readSuspects(path, target, port);
+  if (!found) return tl::unexpected(found.error());
+  if (found->empty()) return std::optional<Suspect>();
+  return std::optional<Suspect>(std::move(found->front()));
+}
+
 Result<std::vector<BiasBaseline>> loadBaselines(const std::filesystem::path& path, const std::string& target,
                                                 const std::string& port) {
+  if (target.empty()) return std::vector<BiasBaseline>{};
   auto db = openReadOnly(path);
   if (!db) return tl::unexpected(db.error());
-  auto all = readBiasBaselines(*db);
-  if (!all) return tl::unexpected(all.error());
-  std::vector<BiasBaseline> out;
-  for (auto& b : *all) {
-    if (b.target == target && b.port == port) out.push_back(std::move(b));
-  }
-  return out;
+  return readBiasBaselines(*db, target, port);
 }
 
 Result<std::vector<SerialSighting>> loadSerialSightings(const std::filesystem::path& path, const std::string& serial) {

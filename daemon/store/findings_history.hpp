@@ -25,6 +25,9 @@ struct FindingsFilter {
 
 Result<std::vector<Finding>> loadFindings(const std::filesystem::path& path, const FindingsFilter& filter);
 Result<std::vector<Suspect>> loadSuspects(const std::filesystem::path& path);
+// One port's stored suspect row (nullopt: none).
+Result<std::optional<Suspect>> loadSuspect(const std::filesystem::path& path, const std::string& target,
+                                           const std::string& port);
 
 // The baselines learned at one port (one per serial it has held).
 Result<std::vector<BiasBaseline>> loadBaselines(const std::filesystem::path& path, const std::string& target,

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <unordered_map>
 
+#include "daemon/store/history_buckets.hpp"
 #include "daemon/store/packed_sample.hpp"
 #include "daemon/store/sample_rows.hpp"
 #include "daemon/store/schema.hpp"
@@ -189,6 +190,22 @@ class RowUnpacker {
   std::vector<HistoryRow> lanes_;
 };
 
+// The rows of one module in [since, until], in time order: ts_ms and the packed blob.
+Result<SqliteStatement> moduleRows(SqliteDb& db, std::int64_t module_id, std::int64_t since, std::int64_t until) {
+  auto stmt = db.prepare(
+      "SELECT ts_ms, kind, data FROM module_history WHERE module_id = ?1 AND ts_ms BETWEEN ?2 AND ?3 ORDER BY ts_ms");
+  if (!stmt) return tl::unexpected(stmt.error());
+  stmt->bind(1, std::optional<std::int64_t>(module_id));
+  stmt->bind(2, std::optional<std::int64_t>(since));
+  stmt->bind(3, std::optional<std::int64_t>(until));
+  return stmt;
+}
+
+std::string_view blobOf(SqliteStatement& stmt, int column) {
+  const auto* blob = static_cast<const char*>(sqlite3_column_blob(stmt.get(), column));
+  return {blob == nullptr ? "" : blob, static_cast<std::size_t>(sqlite3_column_bytes(stmt.get(), column))};
+}
+
 // The module's packed rows in the filter's time range, unpacked into result.rows.
 Result<void> readRows(SqliteDb& db, std::int64_t module_id, const HistoryFilter& filter,
                       const ColumnSelection& selection, HistoryResult& result) {
@@ -196,20 +213,14 @@ Result<void> readRows(SqliteDb& db, std::int64_t module_id, const HistoryFilter&
   const std::optional<std::int64_t> until = filter.until_ms.value_or(std::numeric_limits<std::int64_t>::max());
   auto codes = MetricCodes::load(db, false);
   if (!codes) return tl::unexpected(codes.error());
-  auto stmt = db.prepare(
-      "SELECT ts_ms, kind, data FROM module_history WHERE module_id = ?1 AND ts_ms BETWEEN ?2 AND ?3 ORDER BY ts_ms");
+  auto stmt = moduleRows(db, module_id, *since, *until);
   if (!stmt) return tl::unexpected(stmt.error());
-  stmt->bind(1, std::optional<std::int64_t>(module_id));
-  stmt->bind(2, since);
-  stmt->bind(3, until);
   RowUnpacker unpacker(filter, selection, *codes, result);
   int step = SQLITE_ROW;
   while ((step = stmt->step()) == SQLITE_ROW) {
     const std::int64_t ts = *stmt->columnInt(0);
     const bool heartbeat = stmt->columnInt(1) == static_cast<std::int64_t>(RowKind::kHeartbeat);
-    const auto* blob = static_cast<const char*>(sqlite3_column_blob(stmt->get(), 2));
-    auto values = unpack(
-        std::string_view(blob == nullptr ? "" : blob, static_cast<std::size_t>(sqlite3_column_bytes(stmt->get(), 2))));
+    auto values = unpack(blobOf(*stmt, 2));
     if (!values) {
       return fail("history of " + filter.target + " " + filter.port + " at " + std::to_string(ts) + ": " +
                   values.error().message);
@@ -245,6 +256,63 @@ Result<std::vector<IdentityRow>> readIdentities(SqliteDb& db, std::int64_t modul
 }
 
 }  // namespace
+
+Result<SeriesResult> HistoryQuery::series(const SeriesRequest& request) {
+  HistoryFilter filter;
+  filter.target = request.target;
+  filter.port = request.port;
+  auto module_id = findModule(db_, filter);
+  if (!module_id) return tl::unexpected(module_id.error());
+  auto codes = MetricCodes::load(db_, false);
+  if (!codes) return tl::unexpected(codes.error());
+  // Key code -> series key index, per level; -1: not asked for (skipped while decoding).
+  std::vector<std::string> keys = request.module_keys;
+  keys.insert(keys.end(), request.lane_keys.begin(), request.lane_keys.end());
+  std::vector<int> module_key, lane_key;
+  std::vector<ValueCodec> codec;  // by code, looked up once
+  auto map = [&](std::vector<int>& by_code, std::size_t key_index) {
+    const std::uint32_t code = codes->code(keys[key_index]);
+    if (code == 0) return;  // the file never stored it
+    if (by_code.size() <= code) by_code.resize(code + 1, -1);
+    if (codec.size() <= code) codec.resize(code + 1);
+    by_code[code] = static_cast<int>(key_index);
+    codec[code] = codes->codec(code);
+  };
+  for (std::size_t k = 0; k < keys.size(); ++k) map(k < request.module_keys.size() ? module_key : lane_key, k);
+
+  SeriesResult result;
+  result.target = request.target;
+  result.port = request.port;
+  SeriesBuckets buckets(request, keys);
+  auto stmt = moduleRows(db_, *module_id, request.since_ms, request.until_ms);
+  if (!stmt) return tl::unexpected(stmt.error());
+  PackedValues values;
+  int step = SQLITE_ROW;
+  while ((step = stmt->step()) == SQLITE_ROW) {
+    const std::int64_t ts = *stmt->columnInt(0);
+    if (auto ok = unpackInto(blobOf(*stmt, 2), values); !ok) {
+      return fail("history of " + request.target + " " + request.port + " at " + std::to_string(ts) + ": " +
+                  ok.error().message);
+    }
+    ++result.rows_read;
+    result.last_row_ms = ts;
+    for (const PackedValue& v : values) {
+      const auto& by_code = v.lane == 0 ? module_key : lane_key;
+      if (v.code >= by_code.size() || by_code[v.code] < 0) continue;
+      const ValueCodec& c = codec[v.code];
+      const double value = c.kind == ValueKind::kFlag || c.kind == ValueKind::kInteger ? static_cast<double>(v.stored)
+                                                                                       : c.decode(v.stored);
+      buckets.add(static_cast<std::size_t>(by_code[v.code]), v.lane, ts, value);
+    }
+  }
+  if (step != SQLITE_DONE) return fail(db_.error("reading module history"));
+  result.bucket_ms = buckets.bucketMs();
+  result.series = buckets.finish();
+  auto identities = readIdentities(db_, *module_id);
+  if (!identities) return tl::unexpected(identities.error());
+  result.identities = std::move(*identities);
+  return result;
+}
 
 Result<HistoryResult> HistoryQuery::query(const HistoryFilter& filter) {
   auto selection = selectColumns(filter);

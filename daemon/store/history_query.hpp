@@ -47,6 +47,9 @@ struct IdentityRow {
   std::int64_t last_seen_ms = 0;
 };
 
+struct SeriesRequest;
+struct SeriesResult;
+
 struct HistoryResult {
   std::string target;
   std::string port;
@@ -62,6 +65,11 @@ class HistoryQuery {
   static Result<HistoryQuery> open(const std::string& path);
 
   Result<HistoryResult> query(const HistoryFilter& filter);
+
+  // What a plot needs (history_buckets.hpp): only the requested keys, as
+  // min/max/last per time bucket, decoded while stepping the module's rows
+  // once through the (module_id, ts_ms) key; no full rows are built.
+  Result<SeriesResult> series(const SeriesRequest& request);
 
   // Every column name --metric accepts.
   static std::vector<std::string> metricNames();

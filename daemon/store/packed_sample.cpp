@@ -222,12 +222,18 @@ std::string pack(const PackedValues& values) {
 }
 
 Result<PackedValues> unpack(std::string_view blob) {
+  PackedValues out;
+  if (auto ok = unpackInto(blob, out); !ok) return tl::unexpected(ok.error());
+  return out;
+}
+
+Result<void> unpackInto(std::string_view blob, PackedValues& out) {
+  out.clear();
   if (blob.empty() || static_cast<std::uint8_t>(blob[0]) != kBlobVersion) {
     return fail("history blob of an unknown format (version " +
                 (blob.empty() ? std::string("none") : std::to_string(static_cast<std::uint8_t>(blob[0]))) + ")");
   }
   Reader in(blob.substr(1));
-  PackedValues out;
   while (!in.done()) {
     auto tag = in.varint();
     if (!tag) return tl::unexpected(tag.error());
@@ -263,7 +269,7 @@ Result<PackedValues> unpack(std::string_view blob) {
       out.push_back({code, static_cast<std::uint8_t>(lane), flag, stored});
     }
   }
-  return out;
+  return {};
 }
 
 }  // namespace opticsd

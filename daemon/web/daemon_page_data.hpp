@@ -36,11 +36,13 @@ class DaemonPageData : public StorePageData {
   void setStoreProblem(std::string problem);
 
   std::vector<TargetState> targets() const override;
+  std::optional<TargetState> target(std::string_view name) const override;
   std::shared_ptr<const std::vector<Sample>> samples(std::string_view target) const override;
   std::shared_ptr<const TargetRulesView> rules(std::string_view target) const override;
   std::string historyWarning() const override;
 
  private:
+  TargetState state(const std::string& name, const std::string& driver, const LatestSamples::Snapshot& snapshot) const;
   Sources sources_;
   mutable std::mutex mutex_;
   std::vector<std::pair<std::string, std::string>> targets_;

@@ -41,6 +41,47 @@ const std::vector<TimePoint>* seriesOf(const OpticStory& s, std::string_view key
   return nullptr;
 }
 
+// The port or a lane has a FEC tail now or in the range (a codeword histogram is read).
+bool hasFecTail(const OpticStory& s) {
+  if (s.fec_tail_symbols || s.fec_margin_symbols) return true;
+  for (const auto& lane : s.lanes) {
+    if (lane.fec_tail_symbols || lane.fec_margin_symbols) return true;
+  }
+  for (const auto& series : s.series) {
+    if (series.key == "fec_tail_symbols" || series.key == "fec_margin_symbols") return true;
+  }
+  return false;
+}
+
+// "9 symbols (margin 6)": the tail with what is left to the code's limit.
+std::string fecTailText(const std::optional<double>& tail, const std::optional<double>& margin) {
+  if (!tail) return "<span class=\"muted\">not reported</span>";
+  std::string out = value(tail, 0, "symbols");
+  if (margin) {
+    out += *margin <= 0 ? " <span class=\"state-alarm\">no margin left</span>"
+                        : " <span class=\"muted\">(margin " + value(margin, 0, "") + ")</span>";
+  }
+  return out;
+}
+
+// The FEC tail panel of a plot (lane 0: the port's), when there is anything to draw.
+void fecTailPanel(PlotSpec& spec, const OpticStory& s, int lane, const std::optional<double>& tail_now) {
+  static const std::vector<TimePoint> kNone;
+  const auto* tail = seriesOf(s, "fec_tail_symbols", lane);
+  const auto* margin = seriesOf(s, "fec_margin_symbols", lane);
+  if (!tail && !margin && !tail_now) return;
+  PlotPanel p{"FEC tail and margin (symbols a codeword)",
+              "symbols",
+              false,
+              {{"Tail", "tail", tail ? tail : &kNone}, {"Margin", "margin", margin ? margin : &kNone}},
+              {}};
+  if (s.fec_correctable_symbols) {
+    p.levels.push_back({*s.fec_correctable_symbols,
+                        "FEC correction limit " + value(s.fec_correctable_symbols, 0, "symbols"), "threshold alarm"});
+  }
+  spec.panels.push_back(std::move(p));
+}
+
 void thresholdLevels(std::vector<PlotLevel>& levels, const std::optional<Thresholds>& t, std::string_view what,
                      std::string_view unit, bool low_only = false) {
   if (!t) return;
@@ -113,6 +154,7 @@ void lanePlot(std::string& out, const OpticStory& s, const LaneNow& lane) {
           {*s.ber_critical, "BER critical level " + formatValue(*s.ber_critical, true), "threshold alarm"});
     spec.panels.push_back(std::move(b));
   }
+  fecTailPanel(spec, s, lane.lane, lane.fec_tail_symbols);
   spec.spans = findingSpans(s, lane.lane);
   renderPlot(out, spec);
 }
@@ -123,7 +165,8 @@ void modulePlot(std::string& out, const OpticStory& s) {
   const auto* port_ber = seriesOf(s, "pre_fec_ber_ratio", 0);
   PlotSpec spec;
   spec.id = "module";
-  spec.title = "Module temperature and port pre-FEC BER over the last " + s.range_name;
+  spec.title = "Module temperature and port pre-FEC BER" + std::string(hasFecTail(s) ? " and FEC tail" : "") +
+               " over the last " + s.range_name;
   spec.css = "module-plot";
   spec.from_ms = s.now_ms - s.range_ms;
   spec.to_ms = s.now_ms;
@@ -140,6 +183,7 @@ void modulePlot(std::string& out, const OpticStory& s) {
           {*s.ber_critical, "BER critical level " + formatValue(*s.ber_critical, true), "threshold alarm"});
     spec.panels.push_back(std::move(b));
   }
+  fecTailPanel(spec, s, 0, s.fec_tail_symbols);
   spec.spans = findingSpans(s, 0);
   renderPlot(out, spec);
 }
@@ -169,13 +213,19 @@ void lanesSection(std::string& out, const OpticStory& s) {
   out +=
       "<section id=\"lanes\"><h2>Lanes now, against the module's own thresholds</h2><div class=\"scroll\"><table>"
       "<thead><tr><th>Lane</th><th>Rx power</th><th>margin</th><th>Tx power</th><th>margin</th><th>Tx bias</th>"
-      "<th>margin</th><th>Pre-FEC BER</th><th>Flags</th></tr></thead><tbody>";
+      "<th>margin</th><th>Pre-FEC BER</th>";
+  const bool fec_tail = hasFecTail(s);
+  if (fec_tail) out += "<th>FEC tail</th>";
+  out += "<th>Flags</th></tr></thead><tbody>";
   for (const auto& lane : s.lanes) {
     out += "<tr data-lane=\"" + std::to_string(lane.lane) + "\"><td>" + std::to_string(lane.lane) + "</td>";
     measuredCell(out, lane.rx_power_dbm, 2, "dBm");
     measuredCell(out, lane.tx_power_dbm, 2, "dBm");
     measuredCell(out, lane.tx_bias_ma, 1, "mA");
-    out += "<td class=\"num\">" + ber(lane.pre_fec_ber) + "</td><td>";
+    out += "<td class=\"num\">" + ber(lane.pre_fec_ber) + "</td>";
+    if (fec_tail)
+      out += "<td class=\"num fec-tail\">" + fecTailText(lane.fec_tail_symbols, lane.fec_margin_symbols) + "</td>";
+    out += "<td>";
     for (const auto& f : lane.flags) out += "<span class=\"badge state-alarm\">" + htmlEscape(f) + "</span> ";
     out += "</td></tr>";
   }
@@ -183,6 +233,11 @@ void lanesSection(std::string& out, const OpticStory& s) {
   if (!s.temperature_c.margin_text.empty()) out += " (" + htmlEscape(s.temperature_c.margin_text) + ")";
   out += ", supply " + value(s.supply_v.value, 2, "V") + ", port pre-FEC BER " + ber(s.pre_fec_ber);
   if (s.ber_critical) out += " (the rules act at " + formatValue(*s.ber_critical, true) + ")";
+  if (fec_tail) {
+    out += ", <span id=\"fec-tail\">port FEC tail " + fecTailText(s.fec_tail_symbols, s.fec_margin_symbols);
+    if (s.fec_correctable_symbols) out += " of the " + value(s.fec_correctable_symbols, 0, "") + " the code corrects";
+    out += "</span>";
+  }
   out += ".</p></section>";
 }
 

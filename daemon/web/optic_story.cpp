@@ -20,15 +20,17 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
-std::optional<double> number(const HistoryValue& v) {
-  if (const auto* d = std::get_if<double>(&v)) return *d;
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
-  return std::nullopt;
-}
-
 // The keys plotted, per lane and for the module.
-constexpr std::string_view kLaneKeys[] = {"rx_power_dbm", "tx_power_dbm", "tx_bias_milliamperes", "pre_fec_ber_ratio"};
-constexpr std::string_view kModuleKeys[] = {"temperature_celsius", "pre_fec_ber_ratio"};
+constexpr std::string_view kLaneKeys[] = {"rx_power_dbm",      "tx_power_dbm",     "tx_bias_milliamperes",
+                                          "pre_fec_ber_ratio", "fec_tail_symbols", "fec_margin_symbols"};
+constexpr std::string_view kModuleKeys[] = {"temperature_celsius", "pre_fec_ber_ratio", "fec_tail_symbols",
+                                            "fec_margin_symbols"};
+// A plot is 572 pixels wide (svg_plot.cpp): one bucket a pixel column.
+constexpr int kPlotBuckets = 572;
+
+std::optional<double> symbols(const std::optional<std::uint16_t>& v) {
+  return v ? std::optional<double>(*v) : std::nullopt;
+}
 
 void addIdentity(OpticStory& story, std::string label, const std::string& value) {
   if (!value.empty()) story.identity.emplace_back(std::move(label), value);
@@ -70,6 +72,9 @@ void fromLive(OpticStory& story, const Sample& s, const TargetRulesView::PortRow
       measure(s.module[ModuleMetric::kSupplyVoltageVolts], s.thresholds(ModuleMetric::kSupplyVoltageVolts), "V");
   story.pre_fec_ber = opt(s.module[ModuleMetric::kPreFecBerRatio]);
   story.link_up = s.link.up;
+  story.fec_tail_symbols = symbols(s.fec.tail.symbols);
+  story.fec_margin_symbols = symbols(s.fec.margin(s.fec.tail.symbols));
+  story.fec_correctable_symbols = symbols(s.fec.correctable_symbols);
   for (const auto& lane : s.lanes) {
     LaneNow now;
     now.lane = lane.number;
@@ -81,6 +86,11 @@ void fromLive(OpticStory& story, const Sample& s, const TargetRulesView::PortRow
     for (const auto& flag : kLaneFlagInfo) {
       if ((lane.status.*flag.member).value_or(false)) now.flags.emplace_back(flag.key);
     }
+    const auto i = static_cast<std::size_t>(lane.number - 1);
+    if (lane.number >= 1 && i < s.fec.tail.lane_symbols.size()) {
+      now.fec_tail_symbols = symbols(s.fec.tail.lane_symbols[i]);
+      now.fec_margin_symbols = symbols(s.fec.margin(s.fec.tail.lane_symbols[i]));
+    }
     story.lanes.push_back(std::move(now));
   }
   if (row != nullptr) {
@@ -90,8 +100,8 @@ void fromLive(OpticStory& story, const Sample& s, const TargetRulesView::PortRow
 }
 
 // Without a live Sample (the daemon does not poll it now, or the CLI): the
-// last stored row of each lane stands for "now".
-void fromHistory(OpticStory& story, const HistoryResult& h) {
+// last stored value of each series (the last point of its last bucket) stands for "now".
+void fromHistory(OpticStory& story, const SeriesResult& h) {
   if (!h.identities.empty()) {
     for (const auto& [column, value] : h.identities.back().fields) {
       if (column == "serial") story.serial = value;
@@ -103,51 +113,40 @@ void fromHistory(OpticStory& story, const HistoryResult& h) {
       }
     }
   }
+  story.sampled_ms = h.last_row_ms;
+  story.module_present = h.last_row_ms.has_value();
   std::map<int, LaneNow> lanes;
-  auto column = [&](std::string_view name) -> std::optional<std::size_t> {
-    for (std::size_t i = 0; i < h.columns.size(); ++i) {
-      if (h.columns[i].name == name) return i;
-    }
-    return std::nullopt;
-  };
-  const auto rx = column("rx_power_dbm"), tx = column("tx_power_dbm"), bias = column("tx_bias_milliamperes"),
-             ber = column("pre_fec_ber_ratio"), temp = column("temperature_celsius");
-  for (const auto& r : h.rows) {
-    story.sampled_ms = r.ts_ms;
-    story.module_present = true;
-    auto take = [&](std::optional<std::size_t> c) { return c ? number(r.values[*c]) : std::nullopt; };
-    if (!r.lane) {
-      if (auto t = take(temp)) story.temperature_c.value = t;
-      if (auto b = take(ber)) story.pre_fec_ber = b;
+  for (const auto& x : h.series) {
+    const double last = x.points.back().value;
+    if (x.lane == 0) {
+      if (x.key == "temperature_celsius") story.temperature_c.value = last;
+      if (x.key == "pre_fec_ber_ratio") story.pre_fec_ber = last;
+      if (x.key == "fec_tail_symbols") story.fec_tail_symbols = last;
+      if (x.key == "fec_margin_symbols") story.fec_margin_symbols = last;
       continue;
     }
-    auto& lane = lanes[*r.lane];
-    lane.lane = *r.lane;
-    if (auto v = take(rx)) lane.rx_power_dbm.value = v;
-    if (auto v = take(tx)) lane.tx_power_dbm.value = v;
-    if (auto v = take(bias)) lane.tx_bias_ma.value = v;
-    if (auto v = take(ber)) lane.pre_fec_ber = v;
+    auto& lane = lanes[x.lane];
+    lane.lane = x.lane;
+    if (x.key == "rx_power_dbm") lane.rx_power_dbm.value = last;
+    if (x.key == "tx_power_dbm") lane.tx_power_dbm.value = last;
+    if (x.key == "tx_bias_milliamperes") lane.tx_bias_ma.value = last;
+    if (x.key == "pre_fec_ber_ratio") lane.pre_fec_ber = last;
+    if (x.key == "fec_tail_symbols") lane.fec_tail_symbols = last;
+    if (x.key == "fec_margin_symbols") lane.fec_margin_symbols = last;
   }
   for (auto& [n, lane] : lanes) story.lanes.push_back(std::move(lane));
 }
 
-void collectSeries(OpticStory& story, const HistoryResult& h) {
-  std::map<std::pair<int, std::string_view>, std::vector<TimePoint>> by_key;
-  for (std::size_t c = 0; c < h.columns.size(); ++c) {
-    const auto& name = h.columns[c].name;
-    const bool lane_key = std::find(std::begin(kLaneKeys), std::end(kLaneKeys), name) != std::end(kLaneKeys);
-    const bool module_key = std::find(std::begin(kModuleKeys), std::end(kModuleKeys), name) != std::end(kModuleKeys);
-    if (!lane_key && !module_key) continue;
-    for (const auto& r : h.rows) {
-      if ((r.lane && !lane_key) || (!r.lane && !module_key)) continue;
-      if (auto v = number(r.values[c])) {
-        std::string_view key = *std::find(lane_key ? std::begin(kLaneKeys) : std::begin(kModuleKeys),
-                                          lane_key ? std::end(kLaneKeys) : std::end(kModuleKeys), name);
-        by_key[{r.lane.value_or(0), key}].push_back({r.ts_ms, *v});
-      }
-    }
-  }
-  for (auto& [key, points] : by_key) story.series.push_back({std::string(key.second), key.first, std::move(points)});
+SeriesRequest seriesRequest(const OpticStory& story) {
+  SeriesRequest r;
+  r.target = story.target;
+  r.port = story.port;
+  r.module_keys.assign(std::begin(kModuleKeys), std::end(kModuleKeys));
+  r.lane_keys.assign(std::begin(kLaneKeys), std::end(kLaneKeys));
+  r.since_ms = story.now_ms - story.range_ms;
+  r.until_ms = story.now_ms;
+  r.buckets = kPlotBuckets;
+  return r;
 }
 
 void addBaselines(OpticStory& story, const std::vector<BiasBaseline>& baselines) {
@@ -264,22 +263,17 @@ std::optional<OpticStory> buildOpticStory(const PageData& data, const StoryReque
   if (auto samples = data.samples(request.target)) {
     if (const Sample* s = findPort(*samples, request.port)) fromLive(story, *s, row);
   }
-  for (const auto& t : data.targets()) {
-    if (t.name == request.target) story.stale = t.stale;
-  }
+  if (auto t = data.target(request.target)) story.stale = t->stale;
   if (row != nullptr) {
     story.score = row->score;
     if (row->endpoint) story.endpoint = *row->endpoint;
   }
 
-  HistoryFilter filter;
-  filter.target = request.target;
-  filter.port = request.port;
-  filter.since_ms = story.now_ms - story.range_ms;
-  auto history = data.history(filter);
+  auto history = data.historySeries(seriesRequest(story));
   if (history) {
     if (!story.live) fromHistory(story, *history);
-    collectSeries(story, *history);
+    story.bucket_ms = history->bucket_ms;
+    for (auto& x : history->series) story.series.push_back({std::move(x.key), x.lane, std::move(x.points)});
     for (const auto& id : history->identities) {
       OpticStory::Identity i{{}, {}, {}, id.first_seen_ms, id.last_seen_ms};
       for (const auto& [column, value] : id.fields) {
@@ -293,7 +287,7 @@ std::optional<OpticStory> buildOpticStory(const PageData& data, const StoryReque
     story.history_error = history.error().message;
   }
   story.history_warning = data.historyWarning();
-  if (!story.live && (!history || history->rows.empty())) return std::nullopt;
+  if (!story.live && (!history || !history->last_row_ms)) return std::nullopt;
 
   if (auto baselines = data.baselines(request.target, request.port)) addBaselines(story, *baselines);
   if (!story.serial.empty()) {
@@ -330,14 +324,11 @@ std::optional<OpticStory> buildOpticStory(const PageData& data, const StoryReque
     if (a.finding.active() != b.finding.active()) return a.finding.active();
     return a.finding.start_ms > b.finding.start_ms;
   });
-  if (auto stored = data.storedSuspects()) {
-    for (const auto& s : *stored) {
-      if (s.target == story.target && s.port == story.port) {
-        story.reason = s.reason;
-        if (!story.endpoint && !s.endpoint.empty()) story.endpoint = s.endpoint;
-        if (!story.live) story.score = s.score;
-      }
-    }
+  if (auto stored = data.storedSuspect(story.target, story.port); stored && *stored) {
+    const Suspect& s = **stored;
+    story.reason = s.reason;
+    if (!story.endpoint && !s.endpoint.empty()) story.endpoint = s.endpoint;
+    if (!story.live) story.score = s.score;
   }
   if (story.reason.empty() && !story.findings.empty() && story.findings.front().finding.active()) {
     const auto& f = story.findings.front().finding;

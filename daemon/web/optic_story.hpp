@@ -34,12 +34,12 @@ struct LaneNow {
   std::optional<double> pre_fec_ber;
   std::optional<double> baseline_rx_dbm, baseline_tx_dbm, baseline_bias_ma;
   std::vector<std::string> flags;  // "rx_los", "tx_fault" ... that are set
+  // The FEC tail of the last poll window and the margin left to the code's
+  // limit, in symbols (absent: no codeword histogram, or no window yet).
+  std::optional<double> fec_tail_symbols, fec_margin_symbols;
 };
 
-struct TimePoint {
-  std::int64_t ts_ms = 0;
-  double value = 0;
-};
+using TimePoint = HistoryPoint;
 
 // One plotted quantity of one lane (lane 0: the module or port).
 struct SeriesData {
@@ -88,6 +88,8 @@ struct OpticStory {
   std::optional<double> pre_fec_ber;
   std::optional<double> ber_warning, ber_critical;  // the levels the rules use
   std::optional<bool> link_up;
+  std::optional<double> fec_tail_symbols, fec_margin_symbols;  // the port's, as the lanes'
+  std::optional<double> fec_correctable_symbols;               // t of the active RS code: 15 for RS(544,514)
   std::vector<LaneNow> lanes;
 
   double score = 0;
@@ -96,7 +98,8 @@ struct OpticStory {
 
   std::string history_error;  // empty: the history below is complete for the range
   std::string history_warning;
-  std::vector<SeriesData> series;
+  std::vector<SeriesData> series;      // per time bucket its lowest, highest and last value
+  std::int64_t bucket_ms = 0;          // the buckets' width
   std::vector<FindingStory> findings;  // active first, then newest first
   struct Identity {
     std::string serial, vendor, part;

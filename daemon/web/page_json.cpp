@@ -113,6 +113,10 @@ std::string opticJson(const OpticStory& s) {
   put(j, "pre_fec_ber", s.pre_fec_ber);
   put(j, "ber_warning", s.ber_warning);
   put(j, "ber_critical", s.ber_critical);
+  put(j, "fec_tail_symbols", s.fec_tail_symbols);
+  put(j, "fec_margin_symbols", s.fec_margin_symbols);
+  put(j, "fec_correctable_symbols", s.fec_correctable_symbols);
+  if (s.bucket_ms > 0) j["series_bucket_ms"] = s.bucket_ms;  // each point: a bucket's lowest, highest or last
   if (s.link_up) j["link_up"] = *s.link_up;
   json lanes = json::array();
   for (const auto& l : s.lanes) {
@@ -122,6 +126,8 @@ std::string opticJson(const OpticStory& s) {
            {"tx_bias_milliamperes", measuredJson(l.tx_bias_ma)},
            {"flags", l.flags}};
     put(x, "pre_fec_ber", l.pre_fec_ber);
+    put(x, "fec_tail_symbols", l.fec_tail_symbols);
+    put(x, "fec_margin_symbols", l.fec_margin_symbols);
     put(x, "baseline_rx_dbm", l.baseline_rx_dbm);
     put(x, "baseline_tx_dbm", l.baseline_tx_dbm);
     put(x, "baseline_bias_milliamperes", l.baseline_bias_ma);

@@ -7,7 +7,7 @@ namespace opticsd::web {
 // usual meaning (red alarm, amber warning) and every state is also written.
 std::string_view pageStyle() {
   return R"css(
-:root{--fg:#1d2125;--muted:#5b6470;--bg:#fbfbfc;--line:#d5d9de;--ok:#1e7b34;--warn:#a35f00;--crit:#b3261e;--rx:#1f5fbf;--tx:#7a3db8;--bias:#00796b;--ber:#8a4b08;--temp:#b3261e}
+:root{--fg:#1d2125;--muted:#5b6470;--bg:#fbfbfc;--line:#d5d9de;--ok:#1e7b34;--warn:#a35f00;--crit:#b3261e;--rx:#1f5fbf;--tx:#7a3db8;--bias:#00796b;--ber:#8a4b08;--temp:#b3261e;--tail:#6d4c41;--margin:#1e7b34}
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 header{background:#16324f;color:#fff;padding:.6rem 1rem;display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap}
@@ -50,6 +50,8 @@ svg .tx path{stroke:var(--tx)}
 svg .bias path{stroke:var(--bias)}
 svg .ber path{stroke:var(--ber)}
 svg .temp path{stroke:var(--temp)}
+svg .tail path{stroke:var(--tail)}
+svg .margin path{stroke:var(--margin);stroke-dasharray:4 2}
 svg line.threshold{stroke-width:1;stroke-dasharray:5 3}
 svg line.warning{stroke:var(--warn)}
 svg line.alarm{stroke:var(--crit)}

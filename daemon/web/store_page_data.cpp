@@ -26,12 +26,26 @@ Result<std::vector<Suspect>> StorePageData::storedSuspects() const {
   return loadSuspects(*p);
 }
 
+Result<std::optional<Suspect>> StorePageData::storedSuspect(const std::string& target, const std::string& port) const {
+  auto p = path();
+  if (!p) return tl::unexpected(p.error());
+  return loadSuspect(*p, target, port);
+}
+
 Result<HistoryResult> StorePageData::history(const HistoryFilter& filter) const {
   auto p = path();
   if (!p) return tl::unexpected(p.error());
   auto query = HistoryQuery::open(p->string());
   if (!query) return tl::unexpected(query.error());
   return query->query(filter);
+}
+
+Result<SeriesResult> StorePageData::historySeries(const SeriesRequest& request) const {
+  auto p = path();
+  if (!p) return tl::unexpected(p.error());
+  auto query = HistoryQuery::open(p->string());
+  if (!query) return tl::unexpected(query.error());
+  return query->series(request);
 }
 
 Result<std::vector<BiasBaseline>> StorePageData::baselines(const std::string& target, const std::string& port) const {

@@ -23,7 +23,9 @@ class StorePageData : public PageData {
   std::shared_ptr<const TargetRulesView> rules(std::string_view) const override { return nullptr; }
   Result<std::vector<Finding>> findings(const FindingsFilter& filter) const override;
   Result<std::vector<Suspect>> storedSuspects() const override;
+  Result<std::optional<Suspect>> storedSuspect(const std::string& target, const std::string& port) const override;
   Result<HistoryResult> history(const HistoryFilter& filter) const override;
+  Result<SeriesResult> historySeries(const SeriesRequest& request) const override;
   Result<std::vector<BiasBaseline>> baselines(const std::string& target, const std::string& port) const override;
   Result<std::vector<SerialSighting>> sightings(const std::string& serial) const override;
 

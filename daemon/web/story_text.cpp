@@ -1,6 +1,7 @@
 #include "daemon/web/story_text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "daemon/web/html_escape.hpp"
@@ -57,6 +58,20 @@ std::string storyText(const OpticStory& s) {
   }
   line(out, "Module temperature " + measured(s.temperature_c, 1, "C") + ", supply " + measured(s.supply_v, 2, "V") +
                 ", port pre-FEC BER " + (s.pre_fec_ber ? formatValue(*s.pre_fec_ber, true) : std::string("-")));
+  // The FEC tail (highest codeword error bin that grew), where a histogram is read.
+  std::string tail;
+  auto symbols = [](const std::optional<double>& v) { return v ? std::to_string(std::lround(*v)) : std::string("-"); };
+  if (s.fec_tail_symbols) {
+    tail = "port " + symbols(s.fec_tail_symbols) + " symbols, margin " + symbols(s.fec_margin_symbols);
+    if (s.fec_correctable_symbols) tail += " of " + symbols(s.fec_correctable_symbols);
+  }
+  for (const auto& l : s.lanes) {
+    if (l.fec_tail_symbols) {
+      tail += (tail.empty() ? "" : "; ") + std::string("lane ") + std::to_string(l.lane) + " " +
+              symbols(l.fec_tail_symbols) + " (margin " + symbols(l.fec_margin_symbols) + ")";
+    }
+  }
+  if (!tail.empty()) line(out, "FEC tail: " + tail);
 
   out += "\nFindings (last " + s.range_name + ")\n";
   if (s.findings.empty()) line(out, "  none");
@@ -80,7 +95,7 @@ std::string storyText(const OpticStory& s) {
                                           [](const auto& a, const auto& b) { return a.value < b.value; });
       line(out, "  " + (x.lane ? "lane " + std::to_string(x.lane) + " " : std::string("module ")) + x.key + ": " +
                     formatValue(lo->value, log) + ", " + formatValue(hi->value, log) + ", " +
-                    formatValue(x.points.back().value, log) + " (" + std::to_string(x.points.size()) + " rows)");
+                    formatValue(x.points.back().value, log) + " (" + std::to_string(x.points.size()) + " points)");
     }
   }
   if (s.swaps.size() > 1) {

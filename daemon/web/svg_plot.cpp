@@ -1,6 +1,7 @@
 #include "daemon/web/svg_plot.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -19,10 +20,27 @@ constexpr double kPanelTitle = 18;
 constexpr double kAxis = 18;
 constexpr double kPlotWidth = kWidth - kLeft - kRight;
 
-std::string num(double v) {
+// A coordinate with one decimal ("%.1f"), without printf: a 14-day page
+// draws ~100,000 of them, and printf's float formatting was a quarter of
+// the page's CPU.
+void appendNum(std::string& out, double v) {
+  v = std::isfinite(v) ? std::clamp(v, -1e12, 1e12) : 0;
+  const long long tenths = std::llround(v * 10);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
+  char* p = buf;
+  if (tenths < 0) *p++ = '-';
+  const unsigned long long a =
+      tenths < 0 ? 0ULL - static_cast<unsigned long long>(tenths) : static_cast<unsigned long long>(tenths);
+  p = std::to_chars(p, buf + sizeof buf - 2, a / 10).ptr;
+  *p++ = '.';
+  *p++ = static_cast<char>('0' + a % 10);
+  out.append(buf, p);
+}
+
+std::string num(double v) {
+  std::string out;
+  appendNum(out, v);
+  return out;
 }
 
 std::string ago(std::int64_t ms) {
@@ -71,8 +89,15 @@ void appendPath(std::string& out, const std::vector<TimePoint>& points, bool log
     const double x = kLeft + column;
     out += first ? 'M' : 'L';
     first = false;
-    out += num(x) + ' ' + num(col_min);
-    if (col_max != col_min) out += 'L' + num(x) + ' ' + num(col_max);
+    appendNum(out, x);
+    out += ' ';
+    appendNum(out, col_min);
+    if (col_max != col_min) {
+      out += 'L';
+      appendNum(out, x);
+      out += ' ';
+      appendNum(out, col_max);
+    }
   };
   for (const auto& p : points) {
     if (p.ts_ms < from || p.ts_ms > to) continue;

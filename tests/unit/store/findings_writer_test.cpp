@@ -80,6 +80,41 @@ TEST(FindingsWriterTest, FindingsAndSamplesShareOneTransactionAndFile) {
   EXPECT_EQ((*suspects)[0].port, "Ethernet2");
 }
 
+// The optic page reads one port's suspect row and baselines by their keys
+// (not every row of the fleet filtered): the right port's, nothing of others.
+TEST(FindingsWriterTest, OnePortsSuspectAndBaselinesAreReadByKey) {
+  TempDir dir;
+  const auto db = dir.path() / "history.db";
+  auto opened = SqliteStore::open(fastOptions(db));
+  ASSERT_TRUE(opened) << opened.error().message;
+  auto& store = *opened;
+  store->replaceSuspects("sw", {Suspect{"sw", "Ethernet1", 0.9, "rx_power_low", {}, 1000},
+                                Suspect{"sw", "Ethernet2", 0.4, "bias_drift", {}, 1000}});
+  store->recordBaseline(BiasBaseline{"sw", "Ethernet1", "SN1", 500, {7.5, 7.6}, {-2.0, std::nullopt}, {1.0, 1.1}});
+  store->recordBaseline(BiasBaseline{"sw", "Ethernet2", "SN2", 600, {8.0}, {-3.0}, {0.5}});
+  ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
+
+  auto one = loadSuspect(db, "sw", "Ethernet2");
+  ASSERT_TRUE(one) << one.error().message;
+  ASSERT_TRUE(*one);
+  EXPECT_EQ((*one)->reason, "bias_drift");
+  EXPECT_DOUBLE_EQ((*one)->score, 0.4);
+  auto none = loadSuspect(db, "sw", "Ethernet3");
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_FALSE(*none);
+
+  auto baselines = loadBaselines(db, "sw", "Ethernet1");
+  ASSERT_TRUE(baselines) << baselines.error().message;
+  ASSERT_EQ(baselines->size(), 1u);
+  EXPECT_EQ((*baselines)[0].serial, "SN1");
+  EXPECT_EQ((*baselines)[0].lanes_ma, (std::vector<double>{7.5, 7.6}));
+  ASSERT_EQ((*baselines)[0].lanes_rx_dbm.size(), 2u);
+  EXPECT_FALSE((*baselines)[0].lanes_rx_dbm[1]);  // absent stays absent
+  auto other = loadBaselines(db, "sw", "Ethernet9");
+  ASSERT_TRUE(other) << other.error().message;
+  EXPECT_TRUE(other->empty());
+}
+
 // Issue 15 item 3: a database that cannot be opened at start (here: its
 // directory does not exist yet, as with a late mount) used to leave findings
 // history off for the whole run, silently.

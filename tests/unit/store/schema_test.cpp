@@ -47,6 +47,37 @@ TEST(SchemaTest, MigrationsApplyOnceAndReopenIsIdempotent) {
   EXPECT_EQ(raw.count("SELECT count(*) FROM schema_version"), static_cast<std::int64_t>(embeddedMigrations().size()));
 }
 
+// The optic page's "where was this serial seen before" and its reads of one
+// port's history, baselines and suspect row go through indexes, not scans of
+// the fleet's tables (a 64,000-module file).
+TEST(SchemaTest, ThePagesLookupsUseIndexes) {
+  test::TempDir dir;
+  const std::string path = dir.file("h.db");
+  StoreOptions options;
+  options.path = path;
+  ASSERT_TRUE(SqliteStore::open(options));
+  auto db = openDb(path);
+  auto plan = [&](const std::string& sql) {
+    auto st = db.prepare("EXPLAIN QUERY PLAN " + sql);
+    EXPECT_TRUE(st) << st.error().message;
+    std::string out;
+    while (st && st->step() == SQLITE_ROW) out += st->columnText(3) + "\n";
+    return out;
+  };
+  const std::string serial = plan(
+      "SELECT m.target FROM module_identities i JOIN modules m ON m.id = i.module_id WHERE i.serial = 'x' GROUP BY "
+      "m.id");
+  EXPECT_NE(serial.find("USING INDEX module_identities_by_serial"), std::string::npos) << serial;
+  const std::string rows =
+      plan("SELECT ts_ms, data FROM module_history WHERE module_id = 1 AND ts_ms BETWEEN 0 AND 9 ORDER BY ts_ms");
+  EXPECT_NE(rows.find("USING PRIMARY KEY (module_id=? AND ts_ms>? AND ts_ms<?)"), std::string::npos) << rows;
+  EXPECT_EQ(rows.find("TEMP B-TREE"), std::string::npos) << rows;
+  for (const char* table : {"bias_baselines", "suspects"}) {
+    const std::string one = plan(std::string("SELECT * FROM ") + table + " WHERE target = 'a' AND port = 'b'");
+    EXPECT_NE(one.find("USING INDEX sqlite_autoindex_" + std::string(table)), std::string::npos) << one;
+  }
+}
+
 // A field added to the identity tables of drivers/sample.hpp needs its
 // module_identities column (a migration): the writer's INSERT names it.
 TEST(SchemaTest, EveryIdentityTableRowHasAColumn) {
