@@ -307,19 +307,25 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
   std::vector<std::optional<int>> ranks;
   std::vector<std::int64_t> first_ms(history.modules().size(), -1), last_ms(history.modules().size(), -1),
       min_gap(history.modules().size(), std::numeric_limits<std::int64_t>::max());
-  auto walked = history.forEachRow(since, until, [&](StoredRow& row) {
-    ++report.rows;
-    Sample& s = row.sample();
-    preparation.prepare(s);
-    const std::size_t before = events.size();
-    labeler.observe(row.module, s, events);
-    for (std::size_t i = before; i < events.size(); ++i) ranks.push_back(suspectRank(judged_engine, s.target, s.port));
-    auto& last = last_ms[row.module];
-    if (last >= 0) min_gap[row.module] = std::min(min_gap[row.module], s.timestamp_ms - last);
-    if (first_ms[row.module] < 0) first_ms[row.module] = s.timestamp_ms;
-    last = s.timestamp_ms;
-    running.evaluate(s.target, row.poll);
-    if (candidate) candidate->evaluate(s.target, row.poll);
+  auto walked = history.forEachPoll(since, until, [&](StoredPoll& poll) {
+    report.rows += poll.samples.size();
+    preparation.preparePoll(*poll.target, poll.ts, poll.samples);
+    for (std::size_t i = 0; i < poll.samples.size(); ++i) {
+      const Sample& s = poll.samples[i];
+      const std::uint32_t module = poll.modules[i];
+      const std::size_t before = events.size();
+      labeler.observe(module, s, events);
+      for (std::size_t e = before; e < events.size(); ++e)
+        ranks.push_back(suspectRank(judged_engine, s.target, s.port));
+      auto& last = last_ms[module];
+      if (last >= 0) min_gap[module] = std::min(min_gap[module], s.timestamp_ms - last);
+      if (first_ms[module] < 0) first_ms[module] = s.timestamp_ms;
+      last = s.timestamp_ms;
+    }
+    // One evaluation per poll of a target, as the daemon does: the rules'
+    // per-target work (the common temperature mode, the suspects) once a poll.
+    running.evaluate(*poll.target, poll.samples);
+    if (candidate) candidate->evaluate(*poll.target, poll.samples);
   });
   if (!walked) return tl::unexpected(walked.error());
 

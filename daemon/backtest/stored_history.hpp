@@ -36,14 +36,17 @@ struct StoredModule {
   std::string port;
 };
 
-// One stored row, rebuilt. `module` indexes StoredHistory::modules().
-// `poll` holds the one Sample, as the rules engine takes a poll; it is
-// reused for the next row (no allocation per row).
-struct StoredRow {
-  std::uint32_t module = 0;
-  RowKind kind = RowKind::kChange;
-  std::vector<Sample> poll = std::vector<Sample>(1);
-  Sample& sample() { return poll.front(); }
+// The stored rows of one target at one instant, rebuilt: one poll of the
+// target as the rules engine took it live (the daemon stamps every Sample of
+// a poll with the poll's start, so they share a row instant). `modules[i]`
+// indexes StoredHistory::modules() for `samples[i]`. The Samples and their
+// lane buffers are reused for the next poll (no allocation per row).
+struct StoredPoll {
+  const std::string* target = nullptr;
+  std::int64_t ts = 0;
+  std::vector<std::uint32_t> modules;
+  std::vector<RowKind> kinds;
+  std::vector<Sample> samples;
 };
 
 class StoredHistory {
@@ -64,9 +67,11 @@ class StoredHistory {
   // The Tx bias and power baselines the daemon kept (learned_ms says when).
   Result<std::vector<BiasBaseline>> baselines();
 
-  // Calls `visit` for every row with since_ms <= ts < until_ms, in time order
-  // (module order at one instant). The row is the visitor's to change until it returns.
-  Result<void> forEachRow(std::int64_t since_ms, std::int64_t until_ms, const std::function<void(StoredRow&)>& visit);
+  // Calls `visit` for every poll (the rows of one target at one instant)
+  // with since_ms <= ts < until_ms, in time order (target order at one
+  // instant, module order within a target). The poll is the visitor's to
+  // change until it returns.
+  Result<void> forEachPoll(std::int64_t since_ms, std::int64_t until_ms, const std::function<void(StoredPoll&)>& visit);
 
  private:
   struct Identity {
@@ -97,6 +102,8 @@ class StoredHistory {
   StoredHistory() = default;
   Result<void> load();
   void rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& out) const;
+  // Resizes the poll's Samples to `n`, parking the surplus (with their buffers) for later polls.
+  void resizePoll(StoredPoll& poll, std::size_t n);
   const CopyOnWrite<ModuleIdentity>* identityAt(std::uint32_t module, std::int64_t ts) const;
 
   std::filesystem::path path_;  // what is read: the file, or the migrated copy
@@ -104,6 +111,8 @@ class StoredHistory {
   SqliteDb db_;
   int schema_version_ = 0;
   std::vector<StoredModule> modules_;
+  std::vector<std::uint32_t> target_index_;        // per module: its target's rank among the targets' names
+  std::vector<Sample> spare_;                      // Samples resizePoll parked
   std::vector<std::vector<Identity>> identities_;  // per module, by first_seen_ms
   std::vector<Slot> slots_;                        // by key code
   std::optional<std::pair<std::int64_t, std::int64_t>> span_;

@@ -1,6 +1,7 @@
 #include "daemon/store/packed_sample.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "daemon/store/schema.hpp"
@@ -222,12 +223,18 @@ std::string pack(const PackedValues& values) {
 }
 
 Result<PackedValues> unpack(std::string_view blob) {
+  PackedValues out;
+  if (auto ok = unpackInto(blob, out); !ok) return tl::unexpected(ok.error());
+  return out;
+}
+
+Result<void> unpackInto(std::string_view blob, PackedValues& out) {
+  out.clear();
   if (blob.empty() || static_cast<std::uint8_t>(blob[0]) != kBlobVersion) {
     return fail("history blob of an unknown format (version " +
                 (blob.empty() ? std::string("none") : std::to_string(static_cast<std::uint8_t>(blob[0]))) + ")");
   }
   Reader in(blob.substr(1));
-  PackedValues out;
   while (!in.done()) {
     auto tag = in.varint();
     if (!tag) return tl::unexpected(tag.error());
@@ -249,9 +256,11 @@ Result<PackedValues> unpack(std::string_view blob) {
       set = *s;
     }
     std::int64_t previous = 0;
-    for (int lane = 1; lane <= kMaxLanes; ++lane) {
+    // The lanes present, lowest first (bit n-1 = lane n), without walking the absent ones.
+    for (std::uint64_t rest = *mask; rest != 0; rest &= rest - 1) {
+      const int lane = std::countr_zero(rest) + 1;
+      if (lane > kMaxLanes) break;
       const std::uint64_t bit = std::uint64_t{1} << (lane - 1);
-      if ((*mask & bit) == 0) continue;
       std::int64_t stored = (set & bit) != 0 ? 1 : 0;
       if (!flag) {
         auto v = in.varint();
@@ -263,7 +272,7 @@ Result<PackedValues> unpack(std::string_view blob) {
       out.push_back({code, static_cast<std::uint8_t>(lane), flag, stored});
     }
   }
-  return out;
+  return {};
 }
 
 }  // namespace opticsd

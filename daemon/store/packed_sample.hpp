@@ -68,5 +68,7 @@ PackedValues packedValues(const Sample& sample, const MetricCodes& codes);
 
 std::string pack(const PackedValues& values);
 Result<PackedValues> unpack(std::string_view blob);
+// The same into `out` (cleared first, its buffer kept): a reader of many rows allocates once.
+Result<void> unpackInto(std::string_view blob, PackedValues& out);
 
 }  // namespace opticsd
