@@ -114,6 +114,12 @@ Result<void> StoredHistory::load() {
       if (kLaneMetricInfo[i].key == key) s.lane_metric = static_cast<LaneMetric>(i);
     }
     if (s.module_metric || s.lane_metric) s.kind = Slot::kMetric;
+    if (s.kind == Slot::kMetric && s.codec.kind == ValueKind::kLog10) {
+      // Down to 1e-20, below any BER a module reports.
+      const auto steps = static_cast<std::size_t>(20 * s.codec.steps_per_unit) + 1;
+      s.log10_decoded.resize(steps);
+      for (std::size_t i = 0; i < steps; ++i) s.log10_decoded[i] = s.codec.decode(-static_cast<std::int64_t>(i));
+    }
     for (std::size_t i = 0; i < kLaneFlagInfo.size(); ++i) {
       if (kLaneFlagInfo[i].key == key) {
         s.kind = Slot::kLaneFlag;
@@ -232,7 +238,7 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
     const Slot& slot = slots_[v.code];
     if (slot.kind == Slot::kUnknown) continue;  // a key no Sample field holds
     // Decoded only where a value is kept as one (a BER's decode is a pow()).
-    const auto value = [&] { return slot.codec.decode(v.stored); };
+    const auto value = [&] { return slot.decode(v.stored); };
     const auto count = [&] { return static_cast<std::uint64_t>(std::max<std::int64_t>(0, v.stored)); };
     switch (slot.kind) {
       case Slot::kUnknown:
@@ -273,7 +279,9 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
         break;
     }
   }
-  std::sort(s.lanes.begin(), s.lanes.end(), [](const Lane& a, const Lane& b) { return a.number < b.number; });
+  // Lanes arrive in order (the first lane key lists them all): sort only what did not.
+  const auto by_number = [](const Lane& a, const Lane& b) { return a.number < b.number; };
+  if (!std::is_sorted(s.lanes.begin(), s.lanes.end(), by_number)) std::sort(s.lanes.begin(), s.lanes.end(), by_number);
 }
 
 void StoredHistory::resizePoll(StoredPoll& poll, std::size_t n) {
@@ -309,6 +317,12 @@ Result<void> StoredHistory::forEachPoll(std::int64_t since_ms, std::int64_t unti
   std::string blobs;  // every row's data of the slice, end to end
   StoredPoll poll;
   PackedValues values;
+  // One read transaction for the whole walk: a lock taken once, not per query.
+  if (auto ok = db_.exec("BEGIN"); !ok) return ok;
+  struct EndRead {
+    SqliteDb& db;
+    ~EndRead() { (void)db.exec("COMMIT"); }
+  } end_read{db_};
   const std::int64_t from = std::max(since_ms, span_->first);
   const std::int64_t to = std::min(until_ms, span_->second + 1);
   for (std::int64_t start = from; start < to; start += kSliceMs) {

@@ -97,6 +97,15 @@ class StoredHistory {
     std::optional<LaneMetric> lane_metric;
     std::size_t flag = 0;  // kLaneFlagInfo index
     ValueCodec codec;
+    // A log10 codec's decodes of 0 down to -(size-1) steps, made once by the
+    // codec itself: a BER in every row is a pow() otherwise.
+    std::vector<double> log10_decoded;
+    double decode(std::int64_t stored) const {
+      if (stored <= 0 && -stored < static_cast<std::int64_t>(log10_decoded.size())) {
+        return log10_decoded[static_cast<std::size_t>(-stored)];
+      }
+      return codec.decode(stored);
+    }
   };
 
   StoredHistory() = default;
