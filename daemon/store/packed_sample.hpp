@@ -68,7 +68,8 @@ PackedValues packedValues(const Sample& sample, const MetricCodes& codes);
 
 std::string pack(const PackedValues& values);
 Result<PackedValues> unpack(std::string_view blob);
-// The same into `out` (cleared first, its buffer kept): a reader of many rows allocates once.
+// The same into `out` (cleared first), reusing its memory: a query stepping
+// over thousands of rows allocates once.
 Result<void> unpackInto(std::string_view blob, PackedValues& out);
 
 }  // namespace opticsd
