@@ -198,7 +198,8 @@ std::string toleranceOf(std::string_view key, const DeadbandOptions& d) {
 
 // Why the replay may not reproduce a recorded finding of `rule`: the input
 // history does not keep, or the tolerance it keeps the rule's metric with.
-std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOptions& d) {
+// `thresholds`: the history keeps the modules' own thresholds (schema 8 on).
+std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOptions& d, bool thresholds) {
   const RuleSpec* spec = rules.find(f.rule);
   if (spec == nullptr || spec->type == nullptr) {
     return "rule " + f.rule + " is not in the running rules (changed since it was recorded?)";
@@ -208,10 +209,10 @@ std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOpti
       "; between stored rows (a heartbeat at least every " + formatMinutes(d.heartbeat) + ") the value is held";
   bool module_levels = spec->base.module_levels.value_or(false);
   for (const auto& o : spec->overrides) module_levels = module_levels || o.patch.module_levels.value_or(false);
+  const std::string own_limits = thresholds ? "" : " (not kept in history before schema 8)";
   if (type == "module_alarm") {
-    return "rule " + f.rule +
-           " (module_alarm) judges the module's own thresholds and latched flags, which history "
-           "does not keep";
+    return "rule " + f.rule + " (module_alarm) judges the module's latched alarm and warning flags, which history " +
+           "does not keep, as well as its own thresholds" + own_limits;
   }
   if (type == "fec_uncorrectable") {
     return "rule " + f.rule +
@@ -233,23 +234,24 @@ std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOpti
     if (type == "lane_dark") metric = "rx_power_dbm";
     if (type == "forecast") {
       return "rule " + f.rule +
-             " (forecast) extrapolates BER, Rx power and temperature toward the rules' limits or "
-             "else the module's own alarm levels (not kept in history); those values are stored only beyond " +
+             " (forecast) extrapolates BER, Rx power and temperature toward the module's own alarm levels" +
+             own_limits + " or else the rules' limits; those values are stored only beyond " +
              toleranceOf("pre_fec_ber_ratio", d) + ", " + toleranceOf("rx_power_dbm", d) + ", " +
              toleranceOf("temperature_celsius", d) + heartbeat;
     }
   }
   std::string why = "rule " + f.rule + " (" + type + ") needs " + metric + ", stored only beyond " +
                     toleranceOf(metric, d) + heartbeat;
-  if (module_levels) why += "; its module_levels (the module's own low levels) are not kept in history";
+  if (module_levels && !thresholds) why += "; its module_levels (the module's own low levels)" + own_limits;
   return why;
 }
 
-// module_alarm judges the module's own thresholds and latched flags, which
-// history does not keep: its findings cannot be replayed at all.
-bool replayableRule(const std::string& rule, const RuleSet& rules) {
+// module_alarm judges the module's own thresholds and latched flags: without
+// the thresholds (history before schema 8) its findings cannot be replayed at
+// all; with them, those of a crossed threshold can (a flag alone cannot).
+bool replayableRule(const std::string& rule, const RuleSet& rules, bool thresholds) {
   const RuleSpec* spec = rules.find(rule);
-  return spec == nullptr || spec->type == nullptr || std::string_view(spec->type->name) != "module_alarm";
+  return thresholds || spec == nullptr || spec->type == nullptr || std::string_view(spec->type->name) != "module_alarm";
 }
 
 }  // namespace
@@ -361,13 +363,14 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
   std::vector<bool> replay_used;
   const auto found = pair(*recorded, running_sink.findings, a.tolerance_ms, replay_used);
   for (std::size_t i = 0; i < recorded->size(); ++i) {
-    const bool replayable = replayableRule((*recorded)[i].rule, options.running);
+    const bool replayable = replayableRule((*recorded)[i].rule, options.running, history.keepsThresholds());
     a.recorded += replayable ? 1 : 0;
     a.not_replayable += replayable ? 0 : 1;
     if (found[i]) {
       a.matched += replayable ? 1 : 0;
     } else {
-      a.unreproduced.push_back({(*recorded)[i], whyHidden((*recorded)[i], options.running, options.deadband)});
+      a.unreproduced.push_back(
+          {(*recorded)[i], whyHidden((*recorded)[i], options.running, options.deadband, history.keepsThresholds())});
     }
   }
   for (std::size_t j = 0; j < running_sink.findings.size(); ++j) {
@@ -400,9 +403,12 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
     for (auto& [name, row] : rows) report.compare->push_back(std::move(row));
   }
 
-  report.notes.push_back(
-      "history keeps no module thresholds or latched alarm flags: module_alarm and module_levels are judged "
-      "without them");
+  report.notes.push_back(history.keepsThresholds()
+                             ? "history keeps each module's own thresholds but not its latched alarm flags: "
+                               "module_alarm is judged on crossed thresholds only"
+                             : "history of schema " + std::to_string(report.schema_version) +
+                                   " keeps no module thresholds or latched alarm flags: module_alarm and "
+                                   "module_levels are judged without them");
   report.notes.push_back("findings cleared by hand: opticsd records no such action, so none are labelled");
   return report;
 }

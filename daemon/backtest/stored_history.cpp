@@ -10,6 +10,7 @@
 #include "daemon/store/findings_history.hpp"
 #include "daemon/store/legacy_history.hpp"
 #include "daemon/store/schema.hpp"
+#include "daemon/store/threshold_rows.hpp"
 #include "drivers/measurement.hpp"
 
 namespace opticsd {
@@ -189,6 +190,22 @@ Result<void> StoredHistory::load() {
     for (const auto& field : kIdentityNumberInfo) m.*field.member = ids->columnDouble(col++);
     identities_[static_cast<std::size_t>(it - modules_.begin())].push_back(std::move(identity));
   }
+  thresholds_.resize(modules_.size());
+  auto limits =
+      db_.prepare("SELECT module_id, first_seen_ms, data FROM module_thresholds ORDER BY module_id, first_seen_ms");
+  if (!limits) return tl::unexpected(limits.error());
+  while (limits->step() == SQLITE_ROW) {
+    const auto id = limits->columnInt(0).value_or(0);
+    const auto it = std::lower_bound(modules_.begin(), modules_.end(), id,
+                                     [](const StoredModule& m, std::int64_t v) { return m.id < v; });
+    if (it == modules_.end() || it->id != id) continue;
+    auto table = unpackThresholds(blobOf(*limits, 2), *codes);
+    if (!table) return fail("module_thresholds row of " + it->target + " " + it->port + ": " + table.error().message);
+    ThresholdTable t;
+    t.first_seen_ms = limits->columnInt(1).value_or(0);
+    t.table.mutate() = std::move(*table);
+    thresholds_[static_cast<std::size_t>(it - modules_.begin())].push_back(std::move(t));
+  }
   auto span = db_.prepare("SELECT min(ts_ms), max(ts_ms) FROM module_history");
   if (!span) return tl::unexpected(span.error());
   if (span->step() == SQLITE_ROW && span->columnInt(0)) {
@@ -197,12 +214,23 @@ Result<void> StoredHistory::load() {
   return {};
 }
 
-const CopyOnWrite<ModuleIdentity>* StoredHistory::identityAt(std::uint32_t module, std::int64_t ts) const {
+const StoredHistory::Identity* StoredHistory::identityAt(std::uint32_t module, std::int64_t ts) const {
   const auto& list = identities_[module];
   if (list.empty()) return nullptr;
   auto it = std::upper_bound(list.begin(), list.end(), ts,
                              [](std::int64_t t, const Identity& i) { return t < i.first_seen_ms; });
-  return it == list.begin() ? &list.front().identity : &std::prev(it)->identity;
+  return it == list.begin() ? &list.front() : &*std::prev(it);
+}
+
+const CopyOnWrite<ModuleThresholds>* StoredHistory::thresholdsAt(std::uint32_t module, std::int64_t ts,
+                                                                 std::int64_t since_ms) const {
+  const auto& list = thresholds_[module];
+  auto it = std::upper_bound(list.begin(), list.end(), ts,
+                             [](std::int64_t t, const ThresholdTable& x) { return t < x.first_seen_ms; });
+  if (it == list.begin()) return nullptr;
+  --it;
+  // A table recorded for the module that was in the port before this one is not its.
+  return it->first_seen_ms >= since_ms ? &it->table : nullptr;
 }
 
 void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& s) const {
@@ -216,13 +244,11 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
   s.fec = FecCounters{};
   s.link = LinkState{};
   s.issues.clear();
-  s.shared_thresholds = CopyOnWrite<ModuleThresholds>{};
   s.module_flags = {};
-  if (const auto* id = identityAt(module, ts)) {
-    s.shared_identity = *id;
-  } else {
-    s.shared_identity = CopyOnWrite<ModuleIdentity>{};
-  }
+  const Identity* id = identityAt(module, ts);
+  s.shared_identity = id != nullptr ? id->identity : CopyOnWrite<ModuleIdentity>{};
+  const auto* limits = thresholdsAt(module, ts, id != nullptr ? id->first_seen_ms : 0);
+  s.shared_thresholds = limits != nullptr ? *limits : CopyOnWrite<ModuleThresholds>{};
   std::array<int, 65> lane_at{};
   lane_at.fill(-1);
   const auto lane = [&](int n) -> Lane& {

@@ -58,6 +58,8 @@ class StoredHistory {
 
   const std::vector<StoredModule>& modules() const { return modules_; }
   int schemaVersion() const { return schema_version_; }  // of the file as found
+  // Whether the file records the modules' own thresholds (module_thresholds, schema 8 on).
+  bool keepsThresholds() const { return schema_version_ >= 8; }
   bool migratedCopy() const { return !copy_.empty(); }
   // The first and last stored instants; nullopt for a file with no rows.
   std::optional<std::pair<std::int64_t, std::int64_t>> span() const { return span_; }
@@ -77,6 +79,10 @@ class StoredHistory {
   struct Identity {
     std::int64_t first_seen_ms = 0;
     CopyOnWrite<ModuleIdentity> identity;
+  };
+  struct ThresholdTable {
+    std::int64_t first_seen_ms = 0;
+    CopyOnWrite<ModuleThresholds> table;
   };
   // What a key code fills in a Sample.
   struct Slot {
@@ -113,17 +119,20 @@ class StoredHistory {
   void rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& out) const;
   // Resizes the poll's Samples to `n`, parking the surplus (with their buffers) for later polls.
   void resizePoll(StoredPoll& poll, std::size_t n);
-  const CopyOnWrite<ModuleIdentity>* identityAt(std::uint32_t module, std::int64_t ts) const;
+  const Identity* identityAt(std::uint32_t module, std::int64_t ts) const;
+  // The module's own limits at `ts`: the last table recorded since its identity (`since_ms`) began.
+  const CopyOnWrite<ModuleThresholds>* thresholdsAt(std::uint32_t module, std::int64_t ts, std::int64_t since_ms) const;
 
   std::filesystem::path path_;  // what is read: the file, or the migrated copy
   std::filesystem::path copy_;  // the migrated copy to remove, if any
   SqliteDb db_;
   int schema_version_ = 0;
   std::vector<StoredModule> modules_;
-  std::vector<std::uint32_t> target_index_;        // per module: its target's rank among the targets' names
-  std::vector<Sample> spare_;                      // Samples resizePoll parked
-  std::vector<std::vector<Identity>> identities_;  // per module, by first_seen_ms
-  std::vector<Slot> slots_;                        // by key code
+  std::vector<std::uint32_t> target_index_;              // per module: its target's rank among the targets' names
+  std::vector<Sample> spare_;                            // Samples resizePoll parked
+  std::vector<std::vector<Identity>> identities_;        // per module, by first_seen_ms
+  std::vector<std::vector<ThresholdTable>> thresholds_;  // per module, by first_seen_ms (schema 8 on)
+  std::vector<Slot> slots_;                              // by key code
   std::optional<std::pair<std::int64_t, std::int64_t>> span_;
 };
 
