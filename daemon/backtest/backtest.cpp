@@ -376,6 +376,17 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
   for (std::size_t j = 0; j < running_sink.findings.size(); ++j) {
     if (!replay_used[j]) a.replay_only.push_back(running_sink.findings[j]);
   }
+  std::map<std::string, LostAgreement> lost;
+  for (const Finding& f : *recorded) ++lost[f.rule].recorded;
+  for (const Unreproduced& u : a.unreproduced) {
+    LostAgreement& l = lost[u.finding.rule];
+    l.rule = u.finding.rule;
+    ++l.unreproduced;
+    l.why = u.why;
+  }
+  for (auto& [rule, l] : lost) {
+    if (l.unreproduced > 0) a.lost.push_back(std::move(l));
+  }
 
   if (compare) {
     std::vector<bool> running_used;

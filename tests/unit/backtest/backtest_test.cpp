@@ -50,6 +50,7 @@ TEST(BacktestSimFleet, MatchesWhatWasInjectedAndWhatTheDaemonRecorded) {
   EXPECT_EQ(r.agreement.not_replayable, 0u);
   for (const auto& u : r.agreement.unreproduced) ADD_FAILURE() << u.finding.rule << ": " << u.why;
   for (const auto& f : r.agreement.replay_only) ADD_FAILURE() << "replay only: " << f.port << " " << f.rule;
+  EXPECT_TRUE(r.agreement.lost.empty());
   EXPECT_TRUE(
       std::any_of(fleet.live.begin(), fleet.live.end(), [](const Finding& f) { return f.rule == "module_alarm"; }));
 
@@ -122,12 +123,28 @@ TEST(BacktestSimFleet, AWidenedDeadbandIsNamedWhereItHidesAFinding) {
   SCOPED_TRACE(formatBacktestTable(r));
   ASSERT_GT(r.agreement.recorded, 0u);
   EXPECT_LT(r.agreement.matched, r.agreement.recorded);
-  std::size_t named = 0;
+  // Per rule that lost agreement: how many, and the tolerance that hid them.
+  ASSERT_FALSE(r.agreement.lost.empty());
+  std::size_t lost = 0;
+  bool widened_named = false;
+  for (const auto& l : r.agreement.lost) {
+    EXPECT_NE(l.why.find("rule " + l.rule), std::string::npos) << l.why;
+    EXPECT_GT(l.unreproduced, 0u);
+    EXPECT_LE(l.unreproduced, l.recorded);
+    lost += l.unreproduced;
+    // The widened settings themselves, with their values.
+    for (const char* setting : {"storage.deadband.power_db 3 dB", "storage.deadband.ber_decades 2 decades",
+                                "storage.deadband.temperature_c 5 C", "a heartbeat at least every 120m"}) {
+      widened_named = widened_named || l.why.find(setting) != std::string::npos;
+    }
+  }
+  EXPECT_EQ(lost, r.agreement.unreproduced.size());
+  EXPECT_TRUE(widened_named);
   for (const auto& u : r.agreement.unreproduced) {
     EXPECT_NE(u.why.find("rule " + u.finding.rule), std::string::npos) << u.why;
-    if (u.why.find("storage.deadband.") != std::string::npos) ++named;
   }
-  EXPECT_GT(named, 0u);
+  const std::string json = formatBacktestJson(r);
+  EXPECT_NE(json.find("\"lost\""), std::string::npos);
 }
 
 // A candidate rule set against the running one: a level tightened raises
