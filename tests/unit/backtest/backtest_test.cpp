@@ -106,6 +106,23 @@ TEST(BacktestSimFleet, MatchesWhatWasInjectedAndWhatTheDaemonRecorded) {
   EXPECT_EQ(r.live.false_alarms, 0u);
 }
 
+// A daemon whose writer falls behind writes several polls in one batch: the
+// rows kept around a finding must still be those of the finding's own polls
+// (the store writes each finding event after the cycle it came with), so the
+// replay still reproduces every recorded finding.
+TEST(BacktestSimFleet, AgreementHoldsWhenTheWriterTakesManyPollsABatch) {
+  test::TempFile db("history.db");
+  const DeadbandOptions deadband;
+  const auto fleet = test::writeFleetHistory(db.path(), deadband, kHours, 20);
+  ASSERT_FALSE(fleet.live.empty());
+  const BacktestReport r = backtest(db.path(), deadband);
+  SCOPED_TRACE(formatBacktestTable(r));
+  EXPECT_GT(r.agreement.recorded, 10u);
+  EXPECT_EQ(r.agreement.matched, r.agreement.recorded);
+  EXPECT_TRUE(r.agreement.lost.empty());
+  EXPECT_TRUE(r.agreement.replay_only.empty());
+}
+
 // A wider deadband and a rarer heartbeat drop what some rules need: the
 // report says which findings it could not reproduce, naming the rule and
 // the tolerance that hides it.
