@@ -161,10 +161,8 @@ Result<void> StoredHistory::load() {
                          " FROM module_identities ORDER BY module_id, first_seen_ms");
   if (!ids) return tl::unexpected(ids.error());
   while (ids->step() == SQLITE_ROW) {
-    const auto id = ids->columnInt(0).value_or(0);
-    const auto it = std::lower_bound(modules_.begin(), modules_.end(), id,
-                                     [](const StoredModule& m, std::int64_t v) { return m.id < v; });
-    if (it == modules_.end() || it->id != id) continue;
+    const auto index = moduleIndex(ids->columnInt(0).value_or(0));
+    if (!index) continue;
     Identity identity;
     identity.first_seen_ms = ids->columnInt(1).value_or(0);
     ModuleIdentity& m = identity.identity.mutate();
@@ -188,23 +186,24 @@ Result<void> StoredHistory::load() {
       }
     }
     for (const auto& field : kIdentityNumberInfo) m.*field.member = ids->columnDouble(col++);
-    identities_[static_cast<std::size_t>(it - modules_.begin())].push_back(std::move(identity));
+    identities_[*index].push_back(std::move(identity));
   }
   thresholds_.resize(modules_.size());
   auto limits =
       db_.prepare("SELECT module_id, first_seen_ms, data FROM module_thresholds ORDER BY module_id, first_seen_ms");
   if (!limits) return tl::unexpected(limits.error());
   while (limits->step() == SQLITE_ROW) {
-    const auto id = limits->columnInt(0).value_or(0);
-    const auto it = std::lower_bound(modules_.begin(), modules_.end(), id,
-                                     [](const StoredModule& m, std::int64_t v) { return m.id < v; });
-    if (it == modules_.end() || it->id != id) continue;
+    const auto index = moduleIndex(limits->columnInt(0).value_or(0));
+    if (!index) continue;
     auto table = unpackThresholds(blobOf(*limits, 2), *codes);
-    if (!table) return fail("module_thresholds row of " + it->target + " " + it->port + ": " + table.error().message);
+    if (!table) {
+      return fail("module_thresholds row of " + modules_[*index].target + " " + modules_[*index].port + ": " +
+                  table.error().message);
+    }
     ThresholdTable t;
     t.first_seen_ms = limits->columnInt(1).value_or(0);
     t.table.mutate() = std::move(*table);
-    thresholds_[static_cast<std::size_t>(it - modules_.begin())].push_back(std::move(t));
+    thresholds_[*index].push_back(std::move(t));
   }
   auto span = db_.prepare("SELECT min(ts_ms), max(ts_ms) FROM module_history");
   if (!span) return tl::unexpected(span.error());
@@ -212,6 +211,13 @@ Result<void> StoredHistory::load() {
     span_ = std::pair{*span->columnInt(0), span->columnInt(1).value_or(0)};
   }
   return {};
+}
+
+std::optional<std::size_t> StoredHistory::moduleIndex(std::int64_t id) const {
+  const auto it = std::lower_bound(modules_.begin(), modules_.end(), id,
+                                   [](const StoredModule& m, std::int64_t v) { return m.id < v; });
+  if (it == modules_.end() || it->id != id) return std::nullopt;
+  return static_cast<std::size_t>(it - modules_.begin());
 }
 
 const StoredHistory::Identity* StoredHistory::identityAt(std::uint32_t module, std::int64_t ts) const {

@@ -119,6 +119,8 @@ class StoredHistory {
   void rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& out) const;
   // Resizes the poll's Samples to `n`, parking the surplus (with their buffers) for later polls.
   void resizePoll(StoredPoll& poll, std::size_t n);
+  // Where modules_ holds the module of this id (modules_ is by id).
+  std::optional<std::size_t> moduleIndex(std::int64_t id) const;
   const Identity* identityAt(std::uint32_t module, std::int64_t ts) const;
   // The module's own limits at `ts`: the last table recorded since its identity (`since_ms`) began.
   const CopyOnWrite<ModuleThresholds>* thresholdsAt(std::uint32_t module, std::int64_t ts, std::int64_t since_ms) const;

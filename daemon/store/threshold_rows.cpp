@@ -28,13 +28,6 @@ void add(const std::optional<Thresholds>& t, std::string_view key, std::uint8_t 
   }
 }
 
-Result<void> run(SqliteDb& db, SqliteStatement& st, std::string_view what) {
-  const int rc = st.step();
-  st.reset();
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return fail(db.error(what));
-  return {};
-}
-
 }  // namespace
 
 std::string packThresholds(const ModuleThresholds& table, const MetricCodes& codes) {
@@ -116,7 +109,9 @@ Result<void> ThresholdRows::record(SqliteDb& db, std::int64_t module_id, const S
     insert_.bind(1, std::optional<std::int64_t>(module_id));
     insert_.bind(2, std::optional<std::int64_t>(sample.timestamp_ms));
     sqlite3_bind_blob(insert_.get(), 3, data.data(), static_cast<int>(data.size()), SQLITE_TRANSIENT);
-    if (auto ok = run(db, insert_, "recording module thresholds"); !ok) return ok;
+    const int rc = insert_.step();
+    insert_.reset();
+    if (rc != SQLITE_DONE) return fail(db.error("recording module thresholds"));
     last.data = std::move(data);
   }
   last.table = sample.shared_thresholds;
