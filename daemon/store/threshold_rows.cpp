@@ -87,7 +87,9 @@ Result<void> ThresholdRows::record(SqliteDb& db, std::int64_t module_id, const S
   Last& last = last_[module_id];
   // Drivers hand every poll of a module the same table: the common case is one pointer compare.
   if (last.loaded && last.table.sharesWith(sample.shared_thresholds)) return {};
-  if (*sample.shared_thresholds == ModuleThresholds{}) return {};  // none reported: nothing to record
+  // None reported (unset, or an empty table): nothing to record.
+  static const CopyOnWrite<ModuleThresholds> kUnset;
+  if (sample.shared_thresholds.sharesWith(kUnset) || *sample.shared_thresholds == ModuleThresholds{}) return {};
   if (last.loaded && *last.table == *sample.shared_thresholds) {
     last.table = sample.shared_thresholds;
     return {};
@@ -112,9 +114,11 @@ Result<void> ThresholdRows::record(SqliteDb& db, std::int64_t module_id, const S
     const int rc = insert_.step();
     insert_.reset();
     if (rc != SQLITE_DONE) return fail(db.error("recording module thresholds"));
-    last.data = std::move(data);
   }
+  // From here the table itself stands for what was recorded (a pointer kept
+  // per module, not its packed copy: the writer holds one per module).
   last.table = sample.shared_thresholds;
+  std::string().swap(last.data);
   return {};
 }
 

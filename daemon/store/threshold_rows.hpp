@@ -40,7 +40,7 @@ class ThresholdRows {
   struct Last {
     bool loaded = false;
     CopyOnWrite<ModuleThresholds> table;  // the Samples' table last seen equal to the recorded one
-    std::string data;                     // the recorded row's data
+    std::string data;                     // the recorded row's data, read at first sight until a table stands for it
   };
   SqliteStatement select_last_, insert_;
   std::unordered_map<std::int64_t, Last> last_;  // by module id
