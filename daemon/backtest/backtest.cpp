@@ -198,7 +198,8 @@ std::string toleranceOf(std::string_view key, const DeadbandOptions& d) {
 
 // Why the replay may not reproduce a recorded finding of `rule`: the input
 // history does not keep, or the tolerance it keeps the rule's metric with.
-std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOptions& d) {
+// `thresholds`: the history keeps the modules' own thresholds (schema 8 on).
+std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOptions& d, bool thresholds) {
   const RuleSpec* spec = rules.find(f.rule);
   if (spec == nullptr || spec->type == nullptr) {
     return "rule " + f.rule + " is not in the running rules (changed since it was recorded?)";
@@ -208,10 +209,10 @@ std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOpti
       "; between stored rows (a heartbeat at least every " + formatMinutes(d.heartbeat) + ") the value is held";
   bool module_levels = spec->base.module_levels.value_or(false);
   for (const auto& o : spec->overrides) module_levels = module_levels || o.patch.module_levels.value_or(false);
+  const std::string own_limits = thresholds ? "" : " (not kept in history before schema 8)";
   if (type == "module_alarm") {
-    return "rule " + f.rule +
-           " (module_alarm) judges the module's own thresholds and latched flags, which history "
-           "does not keep";
+    return "rule " + f.rule + " (module_alarm) judges the module's latched alarm and warning flags, which history " +
+           "does not keep, as well as its own thresholds" + own_limits;
   }
   if (type == "fec_uncorrectable") {
     return "rule " + f.rule +
@@ -233,23 +234,24 @@ std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOpti
     if (type == "lane_dark") metric = "rx_power_dbm";
     if (type == "forecast") {
       return "rule " + f.rule +
-             " (forecast) extrapolates BER, Rx power and temperature toward the rules' limits or "
-             "else the module's own alarm levels (not kept in history); those values are stored only beyond " +
+             " (forecast) extrapolates BER, Rx power and temperature toward the module's own alarm levels" +
+             own_limits + " or else the rules' limits; those values are stored only beyond " +
              toleranceOf("pre_fec_ber_ratio", d) + ", " + toleranceOf("rx_power_dbm", d) + ", " +
              toleranceOf("temperature_celsius", d) + heartbeat;
     }
   }
   std::string why = "rule " + f.rule + " (" + type + ") needs " + metric + ", stored only beyond " +
                     toleranceOf(metric, d) + heartbeat;
-  if (module_levels) why += "; its module_levels (the module's own low levels) are not kept in history";
+  if (module_levels && !thresholds) why += "; its module_levels (the module's own low levels)" + own_limits;
   return why;
 }
 
-// module_alarm judges the module's own thresholds and latched flags, which
-// history does not keep: its findings cannot be replayed at all.
-bool replayableRule(const std::string& rule, const RuleSet& rules) {
+// module_alarm judges the module's own thresholds and latched flags: without
+// the thresholds (history before schema 8) its findings cannot be replayed at
+// all; with them, those of a crossed threshold can (a flag alone cannot).
+bool replayableRule(const std::string& rule, const RuleSet& rules, bool thresholds) {
   const RuleSpec* spec = rules.find(rule);
-  return spec == nullptr || spec->type == nullptr || std::string_view(spec->type->name) != "module_alarm";
+  return thresholds || spec == nullptr || spec->type == nullptr || std::string_view(spec->type->name) != "module_alarm";
 }
 
 }  // namespace
@@ -307,19 +309,25 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
   std::vector<std::optional<int>> ranks;
   std::vector<std::int64_t> first_ms(history.modules().size(), -1), last_ms(history.modules().size(), -1),
       min_gap(history.modules().size(), std::numeric_limits<std::int64_t>::max());
-  auto walked = history.forEachRow(since, until, [&](StoredRow& row) {
-    ++report.rows;
-    Sample& s = row.sample();
-    preparation.prepare(s);
-    const std::size_t before = events.size();
-    labeler.observe(row.module, s, events);
-    for (std::size_t i = before; i < events.size(); ++i) ranks.push_back(suspectRank(judged_engine, s.target, s.port));
-    auto& last = last_ms[row.module];
-    if (last >= 0) min_gap[row.module] = std::min(min_gap[row.module], s.timestamp_ms - last);
-    if (first_ms[row.module] < 0) first_ms[row.module] = s.timestamp_ms;
-    last = s.timestamp_ms;
-    running.evaluate(s.target, row.poll);
-    if (candidate) candidate->evaluate(s.target, row.poll);
+  auto walked = history.forEachPoll(since, until, [&](StoredPoll& poll) {
+    report.rows += poll.samples.size();
+    preparation.preparePoll(*poll.target, poll.ts, poll.samples);
+    for (std::size_t i = 0; i < poll.samples.size(); ++i) {
+      const Sample& s = poll.samples[i];
+      const std::uint32_t module = poll.modules[i];
+      const std::size_t before = events.size();
+      labeler.observe(module, s, events);
+      for (std::size_t e = before; e < events.size(); ++e)
+        ranks.push_back(suspectRank(judged_engine, s.target, s.port));
+      auto& last = last_ms[module];
+      if (last >= 0) min_gap[module] = std::min(min_gap[module], s.timestamp_ms - last);
+      if (first_ms[module] < 0) first_ms[module] = s.timestamp_ms;
+      last = s.timestamp_ms;
+    }
+    // One evaluation per poll of a target, as the daemon does: the rules'
+    // per-target work (the common temperature mode, the suspects) once a poll.
+    running.evaluate(*poll.target, poll.samples);
+    if (candidate) candidate->evaluate(*poll.target, poll.samples);
   });
   if (!walked) return tl::unexpected(walked.error());
 
@@ -355,17 +363,29 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
   std::vector<bool> replay_used;
   const auto found = pair(*recorded, running_sink.findings, a.tolerance_ms, replay_used);
   for (std::size_t i = 0; i < recorded->size(); ++i) {
-    const bool replayable = replayableRule((*recorded)[i].rule, options.running);
+    const bool replayable = replayableRule((*recorded)[i].rule, options.running, history.keepsThresholds());
     a.recorded += replayable ? 1 : 0;
     a.not_replayable += replayable ? 0 : 1;
     if (found[i]) {
       a.matched += replayable ? 1 : 0;
     } else {
-      a.unreproduced.push_back({(*recorded)[i], whyHidden((*recorded)[i], options.running, options.deadband)});
+      a.unreproduced.push_back(
+          {(*recorded)[i], whyHidden((*recorded)[i], options.running, options.deadband, history.keepsThresholds())});
     }
   }
   for (std::size_t j = 0; j < running_sink.findings.size(); ++j) {
     if (!replay_used[j]) a.replay_only.push_back(running_sink.findings[j]);
+  }
+  std::map<std::string, LostAgreement> lost;
+  for (const Finding& f : *recorded) ++lost[f.rule].recorded;
+  for (const Unreproduced& u : a.unreproduced) {
+    LostAgreement& l = lost[u.finding.rule];
+    l.rule = u.finding.rule;
+    ++l.unreproduced;
+    l.why = u.why;
+  }
+  for (auto& [rule, l] : lost) {
+    if (l.unreproduced > 0) a.lost.push_back(std::move(l));
   }
 
   if (compare) {
@@ -394,9 +414,12 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
     for (auto& [name, row] : rows) report.compare->push_back(std::move(row));
   }
 
-  report.notes.push_back(
-      "history keeps no module thresholds or latched alarm flags: module_alarm and module_levels are judged "
-      "without them");
+  report.notes.push_back(history.keepsThresholds()
+                             ? "history keeps each module's own thresholds but not its latched alarm flags: "
+                               "module_alarm is judged on crossed thresholds only"
+                             : "history of schema " + std::to_string(report.schema_version) +
+                                   " keeps no module thresholds or latched alarm flags: module_alarm and "
+                                   "module_levels are judged without them");
   report.notes.push_back("findings cleared by hand: opticsd records no such action, so none are labelled");
   return report;
 }

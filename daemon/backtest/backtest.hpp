@@ -83,12 +83,21 @@ struct Unreproduced {
   std::string why;  // the rule and the stored tolerance or missing input that hides it
 };
 
+// A rule whose recorded findings the replay did not all reproduce, and why.
+struct LostAgreement {
+  std::string rule;
+  std::size_t recorded = 0;
+  std::size_t unreproduced = 0;
+  std::string why;  // the stored tolerance or missing input that hides what the rule needs
+};
+
 struct Agreement {
   std::size_t matched = 0;
   std::size_t recorded = 0;        // recorded findings of rules history can replay
   std::size_t not_replayable = 0;  // of rules judging what history does not keep (listed in unreproduced)
   std::int64_t tolerance_ms = 0;
   std::vector<Unreproduced> unreproduced;
+  std::vector<LostAgreement> lost;   // per rule, in rule order
   std::vector<Finding> replay_only;  // raised by the replay, not recorded live
 };
 

@@ -102,6 +102,10 @@ std::string formatBacktestJson(const BacktestReport& r) {
   }
   json replay_only = json::array();
   for (const auto& f : r.agreement.replay_only) replay_only.push_back(findingJson(f));
+  json lost = json::array();
+  for (const auto& l : r.agreement.lost) {
+    lost.push_back({{"rule", l.rule}, {"recorded", l.recorded}, {"unreproduced", l.unreproduced}, {"why", l.why}});
+  }
   json out{{"database", r.database},
            {"schema_version", r.schema_version},
            {"migrated_copy", r.migrated_copy},
@@ -123,6 +127,7 @@ std::string formatBacktestJson(const BacktestReport& r) {
              {"recorded", r.agreement.recorded},
              {"not_replayable", r.agreement.not_replayable},
              {"tolerance_s", static_cast<double>(r.agreement.tolerance_ms) / 1000.0},
+             {"lost", std::move(lost)},
              {"unreproduced", std::move(unreproduced)},
              {"replay_only", std::move(replay_only)}}},
            {"notes", r.notes}};
@@ -189,9 +194,19 @@ std::string formatBacktestTable(const BacktestReport& r) {
   }
   if (!a.replay_only.empty()) out += "; " + std::to_string(a.replay_only.size()) + " raised only by the replay";
   out += "\n";
-  for (const auto& u : a.unreproduced) {
+  for (const auto& l : a.lost) {
+    out += "  lost: " + l.rule + ", " + std::to_string(l.unreproduced) + " of " + std::to_string(l.recorded) +
+           " not reproduced: " + l.why + "\n";
+  }
+  // Each one (all of them in the JSON's `unreproduced`).
+  constexpr std::size_t kListed = 20;
+  for (std::size_t i = 0; i < a.unreproduced.size() && i < kListed; ++i) {
+    const auto& u = a.unreproduced[i];
     out += "  not reproduced: " + formatRfc3339Ms(u.finding.start_ms) + " " +
-           where(u.finding.target, u.finding.port, u.finding.lane) + " " + u.finding.rule + ": " + u.why + "\n";
+           where(u.finding.target, u.finding.port, u.finding.lane) + " " + u.finding.rule + "\n";
+  }
+  if (a.unreproduced.size() > kListed) {
+    out += "  ... and " + std::to_string(a.unreproduced.size() - kListed) + " more (--format json lists them all)\n";
   }
   if (r.compare) {
     out += "\ncandidate against the running rules\n";

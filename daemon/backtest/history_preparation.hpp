@@ -8,6 +8,8 @@
 //
 // Not thread-safe: one per replay.
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "daemon/pipeline/poll_preparation.hpp"
@@ -18,6 +20,10 @@ namespace opticsd {
 class HistoryPreparation {
  public:
   void prepare(Sample& sample);
+  // The Samples of one poll of `target`, stamped `ts` (a StoredPoll's), in place.
+  void preparePoll(const std::string& target, std::int64_t ts, std::vector<Sample>& poll) {
+    preparation_.prepare(target, ts, poll);
+  }
 
  private:
   PollPreparation preparation_;

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 #include "daemon/store/finding_rows.hpp"
 #include "daemon/store/findings_history.hpp"
 #include "daemon/store/legacy_history.hpp"
 #include "daemon/store/schema.hpp"
+#include "daemon/store/threshold_rows.hpp"
 #include "drivers/measurement.hpp"
 
 namespace opticsd {
@@ -78,6 +80,9 @@ Result<std::unique_ptr<StoredHistory>> StoredHistory::open(const std::filesystem
     if (!db) return tl::unexpected(db.error());
   }
   h->db_ = std::move(*db);
+  // Read through a memory map where SQLite allows one: every page is read
+  // once, and a copy per page read (pread) is a tenth of a replay's time.
+  (void)h->db_.exec("PRAGMA mmap_size = 8589934592");
   if (auto ok = h->load(); !ok) return tl::unexpected(ok.error());
   return h;
 }
@@ -110,6 +115,12 @@ Result<void> StoredHistory::load() {
       if (kLaneMetricInfo[i].key == key) s.lane_metric = static_cast<LaneMetric>(i);
     }
     if (s.module_metric || s.lane_metric) s.kind = Slot::kMetric;
+    if (s.kind == Slot::kMetric && s.codec.kind == ValueKind::kLog10) {
+      // Down to 1e-20, below any BER a module reports.
+      const auto steps = static_cast<std::size_t>(20 * s.codec.steps_per_unit) + 1;
+      s.log10_decoded.resize(steps);
+      for (std::size_t i = 0; i < steps; ++i) s.log10_decoded[i] = s.codec.decode(-static_cast<std::int64_t>(i));
+    }
     for (std::size_t i = 0; i < kLaneFlagInfo.size(); ++i) {
       if (kLaneFlagInfo[i].key == key) {
         s.kind = Slot::kLaneFlag;
@@ -135,15 +146,23 @@ Result<void> StoredHistory::load() {
   while (mods->step() == SQLITE_ROW) {
     modules_.push_back({mods->columnInt(0).value_or(0), mods->columnText(1), mods->columnText(2)});
   }
+  {
+    std::vector<std::string_view> names;
+    for (const auto& m : modules_) names.push_back(m.target);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    for (const auto& m : modules_) {
+      target_index_.push_back(
+          static_cast<std::uint32_t>(std::lower_bound(names.begin(), names.end(), m.target) - names.begin()));
+    }
+  }
   identities_.resize(modules_.size());
   auto ids = db_.prepare("SELECT module_id, first_seen_ms, " + identityColumns() +
                          " FROM module_identities ORDER BY module_id, first_seen_ms");
   if (!ids) return tl::unexpected(ids.error());
   while (ids->step() == SQLITE_ROW) {
-    const auto id = ids->columnInt(0).value_or(0);
-    const auto it = std::lower_bound(modules_.begin(), modules_.end(), id,
-                                     [](const StoredModule& m, std::int64_t v) { return m.id < v; });
-    if (it == modules_.end() || it->id != id) continue;
+    const auto index = moduleIndex(ids->columnInt(0).value_or(0));
+    if (!index) continue;
     Identity identity;
     identity.first_seen_ms = ids->columnInt(1).value_or(0);
     ModuleIdentity& m = identity.identity.mutate();
@@ -167,7 +186,24 @@ Result<void> StoredHistory::load() {
       }
     }
     for (const auto& field : kIdentityNumberInfo) m.*field.member = ids->columnDouble(col++);
-    identities_[static_cast<std::size_t>(it - modules_.begin())].push_back(std::move(identity));
+    identities_[*index].push_back(std::move(identity));
+  }
+  thresholds_.resize(modules_.size());
+  auto limits =
+      db_.prepare("SELECT module_id, first_seen_ms, data FROM module_thresholds ORDER BY module_id, first_seen_ms");
+  if (!limits) return tl::unexpected(limits.error());
+  while (limits->step() == SQLITE_ROW) {
+    const auto index = moduleIndex(limits->columnInt(0).value_or(0));
+    if (!index) continue;
+    auto table = unpackThresholds(blobOf(*limits, 2), *codes);
+    if (!table) {
+      return fail("module_thresholds row of " + modules_[*index].target + " " + modules_[*index].port + ": " +
+                  table.error().message);
+    }
+    ThresholdTable t;
+    t.first_seen_ms = limits->columnInt(1).value_or(0);
+    t.table.mutate() = std::move(*table);
+    thresholds_[*index].push_back(std::move(t));
   }
   auto span = db_.prepare("SELECT min(ts_ms), max(ts_ms) FROM module_history");
   if (!span) return tl::unexpected(span.error());
@@ -177,12 +213,30 @@ Result<void> StoredHistory::load() {
   return {};
 }
 
-const CopyOnWrite<ModuleIdentity>* StoredHistory::identityAt(std::uint32_t module, std::int64_t ts) const {
+std::optional<std::size_t> StoredHistory::moduleIndex(std::int64_t id) const {
+  const auto it = std::lower_bound(modules_.begin(), modules_.end(), id,
+                                   [](const StoredModule& m, std::int64_t v) { return m.id < v; });
+  if (it == modules_.end() || it->id != id) return std::nullopt;
+  return static_cast<std::size_t>(it - modules_.begin());
+}
+
+const StoredHistory::Identity* StoredHistory::identityAt(std::uint32_t module, std::int64_t ts) const {
   const auto& list = identities_[module];
   if (list.empty()) return nullptr;
   auto it = std::upper_bound(list.begin(), list.end(), ts,
                              [](std::int64_t t, const Identity& i) { return t < i.first_seen_ms; });
-  return it == list.begin() ? &list.front().identity : &std::prev(it)->identity;
+  return it == list.begin() ? &list.front() : &*std::prev(it);
+}
+
+const CopyOnWrite<ModuleThresholds>* StoredHistory::thresholdsAt(std::uint32_t module, std::int64_t ts,
+                                                                 std::int64_t since_ms) const {
+  const auto& list = thresholds_[module];
+  auto it = std::upper_bound(list.begin(), list.end(), ts,
+                             [](std::int64_t t, const ThresholdTable& x) { return t < x.first_seen_ms; });
+  if (it == list.begin()) return nullptr;
+  --it;
+  // A table recorded for the module that was in the port before this one is not its.
+  return it->first_seen_ms >= since_ms ? &it->table : nullptr;
 }
 
 void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& s) const {
@@ -196,13 +250,11 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
   s.fec = FecCounters{};
   s.link = LinkState{};
   s.issues.clear();
-  s.shared_thresholds = CopyOnWrite<ModuleThresholds>{};
   s.module_flags = {};
-  if (const auto* id = identityAt(module, ts)) {
-    s.shared_identity = *id;
-  } else {
-    s.shared_identity = CopyOnWrite<ModuleIdentity>{};
-  }
+  const Identity* id = identityAt(module, ts);
+  s.shared_identity = id != nullptr ? id->identity : CopyOnWrite<ModuleIdentity>{};
+  const auto* limits = thresholdsAt(module, ts, id != nullptr ? id->first_seen_ms : 0);
+  s.shared_thresholds = limits != nullptr ? *limits : CopyOnWrite<ModuleThresholds>{};
   std::array<int, 65> lane_at{};
   lane_at.fill(-1);
   const auto lane = [&](int n) -> Lane& {
@@ -216,7 +268,9 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
   for (const PackedValue& v : values) {
     if (v.code >= slots_.size()) continue;  // a key of a newer opticsd
     const Slot& slot = slots_[v.code];
-    const double value = slot.codec.decode(v.stored);
+    if (slot.kind == Slot::kUnknown) continue;  // a key no Sample field holds
+    // Decoded only where a value is kept as one (a BER's decode is a pow()).
+    const auto value = [&] { return slot.decode(v.stored); };
     const auto count = [&] { return static_cast<std::uint64_t>(std::max<std::int64_t>(0, v.stored)); };
     switch (slot.kind) {
       case Slot::kUnknown:
@@ -226,9 +280,9 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
         break;
       case Slot::kMetric:
         if (v.lane == 0 && slot.module_metric) {
-          s.module.set(*slot.module_metric, value);
+          s.module.set(*slot.module_metric, value());
         } else if (v.lane > 0 && slot.lane_metric) {
-          lane(v.lane).values.set(*slot.lane_metric, value);
+          lane(v.lane).values.set(*slot.lane_metric, value());
         }
         break;
       case Slot::kLaneFlag:
@@ -253,15 +307,32 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
         s.link.down_events_total = count();
         break;
       case Slot::kLinkSpeed:
-        s.link.speed_gbps = value;
+        s.link.speed_gbps = value();
         break;
     }
   }
-  std::sort(s.lanes.begin(), s.lanes.end(), [](const Lane& a, const Lane& b) { return a.number < b.number; });
+  // Lanes arrive in order (the first lane key lists them all): sort only what did not.
+  const auto by_number = [](const Lane& a, const Lane& b) { return a.number < b.number; };
+  if (!std::is_sorted(s.lanes.begin(), s.lanes.end(), by_number)) std::sort(s.lanes.begin(), s.lanes.end(), by_number);
 }
 
-Result<void> StoredHistory::forEachRow(std::int64_t since_ms, std::int64_t until_ms,
-                                       const std::function<void(StoredRow&)>& visit) {
+void StoredHistory::resizePoll(StoredPoll& poll, std::size_t n) {
+  while (poll.samples.size() > n) {
+    spare_.push_back(std::move(poll.samples.back()));
+    poll.samples.pop_back();
+  }
+  while (poll.samples.size() < n) {
+    if (spare_.empty()) {
+      poll.samples.emplace_back();
+    } else {
+      poll.samples.push_back(std::move(spare_.back()));
+      spare_.pop_back();
+    }
+  }
+}
+
+Result<void> StoredHistory::forEachPoll(std::int64_t since_ms, std::int64_t until_ms,
+                                        const std::function<void(StoredPoll&)>& visit) {
   if (!span_) return {};
   auto st = db_.prepare(
       "SELECT ts_ms, kind, data FROM module_history WHERE module_id = ?1 AND ts_ms >= ?2 AND ts_ms < ?3 "
@@ -269,13 +340,21 @@ Result<void> StoredHistory::forEachRow(std::int64_t since_ms, std::int64_t until
   if (!st) return tl::unexpected(st.error());
   struct Raw {
     std::int64_t ts;
+    std::uint32_t target;  // target_index_
     std::uint32_t module;
     std::uint8_t kind;
     std::size_t offset, size;  // in `blobs`
   };
   std::vector<Raw> slice;
   std::string blobs;  // every row's data of the slice, end to end
-  StoredRow row;
+  StoredPoll poll;
+  PackedValues values;
+  // One read transaction for the whole walk: a lock taken once, not per query.
+  if (auto ok = db_.exec("BEGIN"); !ok) return ok;
+  struct EndRead {
+    SqliteDb& db;
+    ~EndRead() { (void)db.exec("COMMIT"); }
+  } end_read{db_};
   const std::int64_t from = std::max(since_ms, span_->first);
   const std::int64_t to = std::min(until_ms, span_->second + 1);
   for (std::int64_t start = from; start < to; start += kSliceMs) {
@@ -289,26 +368,36 @@ Result<void> StoredHistory::forEachRow(std::int64_t since_ms, std::int64_t until
       int rc = SQLITE_ROW;
       while ((rc = st->step()) == SQLITE_ROW) {
         const std::string_view blob = blobOf(*st, 2);
-        slice.push_back({st->columnInt(0).value_or(0), m, static_cast<std::uint8_t>(st->columnInt(1).value_or(0)),
-                         blobs.size(), blob.size()});
+        slice.push_back({st->columnInt(0).value_or(0), target_index_[m], m,
+                         static_cast<std::uint8_t>(st->columnInt(1).value_or(0)), blobs.size(), blob.size()});
         blobs.append(blob);
       }
       st->reset();
       if (rc != SQLITE_DONE) return fail(db_.error("reading module_history"));
     }
-    std::sort(slice.begin(), slice.end(),
-              [](const Raw& a, const Raw& b) { return a.ts != b.ts ? a.ts < b.ts : a.module < b.module; });
-    for (const Raw& raw : slice) {
-      auto values = unpack(std::string_view(blobs).substr(raw.offset, raw.size));
-      if (!values) {
-        return fail("module_history row of " + modules_[raw.module].target + " " + modules_[raw.module].port + " at " +
-                    std::to_string(raw.ts) + ": " + values.error().message);
+    std::sort(slice.begin(), slice.end(), [](const Raw& a, const Raw& b) {
+      return std::tie(a.ts, a.target, a.module) < std::tie(b.ts, b.target, b.module);
+    });
+    for (std::size_t i = 0; i < slice.size();) {
+      std::size_t j = i + 1;
+      while (j < slice.size() && slice[j].ts == slice[i].ts && slice[j].target == slice[i].target) ++j;
+      resizePoll(poll, j - i);
+      poll.target = &modules_[slice[i].module].target;
+      poll.ts = slice[i].ts;
+      poll.modules.clear();
+      poll.kinds.clear();
+      for (std::size_t k = i; k < j; ++k) {
+        const Raw& raw = slice[k];
+        if (auto ok = unpackInto(std::string_view(blobs).substr(raw.offset, raw.size), values); !ok) {
+          return fail("module_history row of " + modules_[raw.module].target + " " + modules_[raw.module].port +
+                      " at " + std::to_string(raw.ts) + ": " + ok.error().message);
+        }
+        poll.modules.push_back(raw.module);
+        poll.kinds.push_back(static_cast<RowKind>(raw.kind));
+        rebuild(raw.module, raw.ts, values, poll.samples[k - i]);
       }
-      row.module = raw.module;
-      row.kind = static_cast<RowKind>(raw.kind);
-      row.poll.resize(1);
-      rebuild(raw.module, raw.ts, *values, row.sample());
-      visit(row);
+      visit(poll);
+      i = j;
     }
   }
   return {};

@@ -36,14 +36,17 @@ struct StoredModule {
   std::string port;
 };
 
-// One stored row, rebuilt. `module` indexes StoredHistory::modules().
-// `poll` holds the one Sample, as the rules engine takes a poll; it is
-// reused for the next row (no allocation per row).
-struct StoredRow {
-  std::uint32_t module = 0;
-  RowKind kind = RowKind::kChange;
-  std::vector<Sample> poll = std::vector<Sample>(1);
-  Sample& sample() { return poll.front(); }
+// The stored rows of one target at one instant, rebuilt: one poll of the
+// target as the rules engine took it live (the daemon stamps every Sample of
+// a poll with the poll's start, so they share a row instant). `modules[i]`
+// indexes StoredHistory::modules() for `samples[i]`. The Samples and their
+// lane buffers are reused for the next poll (no allocation per row).
+struct StoredPoll {
+  const std::string* target = nullptr;
+  std::int64_t ts = 0;
+  std::vector<std::uint32_t> modules;
+  std::vector<RowKind> kinds;
+  std::vector<Sample> samples;
 };
 
 class StoredHistory {
@@ -55,6 +58,8 @@ class StoredHistory {
 
   const std::vector<StoredModule>& modules() const { return modules_; }
   int schemaVersion() const { return schema_version_; }  // of the file as found
+  // Whether the file records the modules' own thresholds (module_thresholds, schema 8 on).
+  bool keepsThresholds() const { return schema_version_ >= 8; }
   bool migratedCopy() const { return !copy_.empty(); }
   // The first and last stored instants; nullopt for a file with no rows.
   std::optional<std::pair<std::int64_t, std::int64_t>> span() const { return span_; }
@@ -64,14 +69,20 @@ class StoredHistory {
   // The Tx bias and power baselines the daemon kept (learned_ms says when).
   Result<std::vector<BiasBaseline>> baselines();
 
-  // Calls `visit` for every row with since_ms <= ts < until_ms, in time order
-  // (module order at one instant). The row is the visitor's to change until it returns.
-  Result<void> forEachRow(std::int64_t since_ms, std::int64_t until_ms, const std::function<void(StoredRow&)>& visit);
+  // Calls `visit` for every poll (the rows of one target at one instant)
+  // with since_ms <= ts < until_ms, in time order (target order at one
+  // instant, module order within a target). The poll is the visitor's to
+  // change until it returns.
+  Result<void> forEachPoll(std::int64_t since_ms, std::int64_t until_ms, const std::function<void(StoredPoll&)>& visit);
 
  private:
   struct Identity {
     std::int64_t first_seen_ms = 0;
     CopyOnWrite<ModuleIdentity> identity;
+  };
+  struct ThresholdTable {
+    std::int64_t first_seen_ms = 0;
+    CopyOnWrite<ModuleThresholds> table;
   };
   // What a key code fills in a Sample.
   struct Slot {
@@ -92,20 +103,38 @@ class StoredHistory {
     std::optional<LaneMetric> lane_metric;
     std::size_t flag = 0;  // kLaneFlagInfo index
     ValueCodec codec;
+    // A log10 codec's decodes of 0 down to -(size-1) steps, made once by the
+    // codec itself: a BER in every row is a pow() otherwise.
+    std::vector<double> log10_decoded;
+    double decode(std::int64_t stored) const {
+      if (stored <= 0 && -stored < static_cast<std::int64_t>(log10_decoded.size())) {
+        return log10_decoded[static_cast<std::size_t>(-stored)];
+      }
+      return codec.decode(stored);
+    }
   };
 
   StoredHistory() = default;
   Result<void> load();
   void rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& out) const;
-  const CopyOnWrite<ModuleIdentity>* identityAt(std::uint32_t module, std::int64_t ts) const;
+  // Resizes the poll's Samples to `n`, parking the surplus (with their buffers) for later polls.
+  void resizePoll(StoredPoll& poll, std::size_t n);
+  // Where modules_ holds the module of this id (modules_ is by id).
+  std::optional<std::size_t> moduleIndex(std::int64_t id) const;
+  const Identity* identityAt(std::uint32_t module, std::int64_t ts) const;
+  // The module's own limits at `ts`: the last table recorded since its identity (`since_ms`) began.
+  const CopyOnWrite<ModuleThresholds>* thresholdsAt(std::uint32_t module, std::int64_t ts, std::int64_t since_ms) const;
 
   std::filesystem::path path_;  // what is read: the file, or the migrated copy
   std::filesystem::path copy_;  // the migrated copy to remove, if any
   SqliteDb db_;
   int schema_version_ = 0;
   std::vector<StoredModule> modules_;
-  std::vector<std::vector<Identity>> identities_;  // per module, by first_seen_ms
-  std::vector<Slot> slots_;                        // by key code
+  std::vector<std::uint32_t> target_index_;              // per module: its target's rank among the targets' names
+  std::vector<Sample> spare_;                            // Samples resizePoll parked
+  std::vector<std::vector<Identity>> identities_;        // per module, by first_seen_ms
+  std::vector<std::vector<ThresholdTable>> thresholds_;  // per module, by first_seen_ms (schema 8 on)
+  std::vector<Slot> slots_;                              // by key code
   std::optional<std::pair<std::int64_t, std::int64_t>> span_;
 };
 

@@ -1,6 +1,7 @@
 #include "daemon/store/packed_sample.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "daemon/store/schema.hpp"
@@ -255,9 +256,11 @@ Result<void> unpackInto(std::string_view blob, PackedValues& out) {
       set = *s;
     }
     std::int64_t previous = 0;
-    for (int lane = 1; lane <= kMaxLanes; ++lane) {
+    // The lanes present, lowest first (bit n-1 = lane n), without walking the absent ones.
+    for (std::uint64_t rest = *mask; rest != 0; rest &= rest - 1) {
+      const int lane = std::countr_zero(rest) + 1;
+      if (lane > kMaxLanes) break;
       const std::uint64_t bit = std::uint64_t{1} << (lane - 1);
-      if ((*mask & bit) == 0) continue;
       std::int64_t stored = (set & bit) != 0 ? 1 : 0;
       if (!flag) {
         auto v = in.varint();

@@ -52,6 +52,9 @@ Result<SampleRows> SampleRows::prepare(SqliteDb& db, MetricCodes codes, Deadband
     if (!st) return tl::unexpected(st.error());
     *into = std::move(*st);
   }
+  auto thresholds = ThresholdRows::prepare(db);
+  if (!thresholds) return tl::unexpected(thresholds.error());
+  rows.thresholds_ = std::move(*thresholds);
   return rows;
 }
 
@@ -134,6 +137,7 @@ Result<SampleRows::Written> SampleRows::write(SqliteDb& db, const Sample& sample
   ModuleState& state = **found;
   if (sample.module_present && hasIdentity(sample.identity())) {
     if (auto ok = recordIdentity(db, state, sample); !ok) return tl::unexpected(ok.error());
+    if (auto ok = thresholds_.record(db, state.id, sample, codes_); !ok) return tl::unexpected(ok.error());
   }
   const PackedValues values = packedValues(sample, codes_);
   std::string data = pack(values);

@@ -23,6 +23,7 @@
 #include "daemon/store/deadband.hpp"
 #include "daemon/store/packed_sample.hpp"
 #include "daemon/store/sqlite_handle.hpp"
+#include "daemon/store/threshold_rows.hpp"
 #include "drivers/result.hpp"
 #include "drivers/sample.hpp"
 
@@ -45,7 +46,10 @@ class SampleRows {
   Result<Written> write(SqliteDb& db, const Sample& sample);
   // A finding on (target, port) was raised or cleared: keep the rows around it.
   Result<void> keepAroundFinding(SqliteDb& db, const std::string& target, const std::string& port);
-  void forget() { modules_.clear(); }
+  void forget() {
+    modules_.clear();
+    thresholds_.forget();
+  }
   // Identity rows may have been deleted (retention): read them again when next needed.
   void forgetIdentities() {
     for (auto& [key, state] : modules_) state.identity_loaded = false;
@@ -84,6 +88,7 @@ class SampleRows {
   SqliteStatement insert_module_, select_module_;
   SqliteStatement select_identity_, insert_identity_, touch_identity_;
   SqliteStatement insert_row_, mark_kept_;
+  ThresholdRows thresholds_;                              // the modules' own limits, beside their identity
   std::unordered_map<std::string, ModuleState> modules_;  // "target\0port"
   std::string key_;
 };

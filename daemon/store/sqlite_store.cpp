@@ -81,7 +81,7 @@ bool SqliteStore::queueCycle(std::vector<Sample> cycle) {
       stats_.dropped_samples_total += cycle.size();
       return false;
     }
-    queue_.push_back({std::move(cycle), std::chrono::steady_clock::now()});
+    queue_.push_back({std::move(cycle), std::chrono::steady_clock::now(), cycles_queued_++});
     ++enqueued_total_;
   }
   wake_writer_.notify_one();
@@ -104,7 +104,7 @@ void SqliteStore::enqueueEvent(FindingEvent event) {
       dropped = ++stats_.dropped_finding_events_total;
       log_drop = dropped % 10'000 == 1;
     }
-    events_.push_back(std::move(event));
+    events_.push_back({std::move(event), cycles_queued_});
     ++enqueued_total_;
   }
   if (log_drop && options_.log) {
@@ -126,7 +126,7 @@ void SqliteStore::replaceSuspects(const std::string& target, std::vector<Suspect
     std::lock_guard lock(mutex_);
     // Only the latest snapshot of a target matters.
     for (auto& e : events_) {
-      if (auto* u = std::get_if<SuspectsUpdate>(&e); u != nullptr && u->target == target) {
+      if (auto* u = std::get_if<SuspectsUpdate>(&e.event); u != nullptr && u->target == target) {
         u->suspects = std::move(suspects);
         return;
       }
@@ -289,6 +289,24 @@ Result<void> SqliteStore::writeBatch() {
   };
   if (auto ok = c.stepDone(c.begin, "beginning transaction"); !ok) return failed(ok);
   batch_stored_rows_ = 0;
+  // Events in the order they came, each after the cycles queued before it.
+  std::size_t next_event = 0;
+  const auto writeEvents = [&](std::optional<std::uint64_t> through_cycle) -> Result<void> {
+    for (; next_event < batch_events_.size(); ++next_event) {
+      const QueuedEvent& queued = batch_events_[next_event];
+      if (through_cycle && queued.after_cycles > *through_cycle) break;
+      const FindingEvent& event = queued.event;
+      const auto* f = std::get_if<Finding>(&event);
+      const auto* k = std::get_if<RowsToKeep>(&event);
+      if (f != nullptr || k != nullptr) {
+        const std::string& target = f ? f->target : k->target;
+        const std::string& port = f ? f->port : k->port;
+        if (auto ok = c.samples->keepAroundFinding(c.db, target, port); !ok) return ok;
+      }
+      if (auto ok = c.findings->write(c.db, event); !ok) return ok;
+    }
+    return {};
+  };
   for (const Queued& q : batch_) {
     for (const Sample& sample : q.cycle) {
       auto written = c.samples->write(c.db, sample);
@@ -298,22 +316,14 @@ Result<void> SqliteStore::writeBatch() {
       }
       if (written->stored) ++batch_stored_rows_;
     }
-  }
-  for (const FindingEvent& event : batch_events_) {
-    const auto* f = std::get_if<Finding>(&event);
-    const auto* k = std::get_if<RowsToKeep>(&event);
-    if (f != nullptr || k != nullptr) {
-      const std::string& target = f ? f->target : k->target;
-      const std::string& port = f ? f->port : k->port;
-      if (auto ok = c.samples->keepAroundFinding(c.db, target, port); !ok) {
-        c.noteError();
-        return failed(ok);
-      }
-    }
-    if (auto ok = c.findings->write(c.db, event); !ok) {
+    if (auto ok = writeEvents(q.seq); !ok) {
       c.noteError();
       return failed(ok);
     }
+  }
+  if (auto ok = writeEvents(std::nullopt); !ok) {
+    c.noteError();
+    return failed(ok);
   }
   if (auto ok = c.stepDone(c.commit, "committing"); !ok) return failed(ok);
   return {};

@@ -97,6 +97,14 @@ class SqliteStore : public FindingSink {
   struct Queued {
     std::vector<Sample> cycle;
     std::chrono::steady_clock::time_point enqueued;
+    std::uint64_t seq = 0;  // cycles queued before it
+  };
+  // A finding event and where it arrived among the cycles: the rules judge a
+  // poll before the store queues it, so a finding's rows-to-keep are written
+  // right after the cycle of its own poll, also when a batch holds several.
+  struct QueuedEvent {
+    FindingEvent event;
+    std::uint64_t after_cycles = 0;  // cycles queued before it
   };
 
   static constexpr std::size_t kMaxQueuedFindingEvents = 100'000;
@@ -135,7 +143,8 @@ class SqliteStore : public FindingSink {
   std::deque<Queued> queue_;
   std::size_t in_flight_cycles_ = 0;  // taken by the writer, not yet committed
   std::chrono::steady_clock::time_point in_flight_oldest_{};
-  std::deque<FindingEvent> events_;
+  std::deque<QueuedEvent> events_;
+  std::uint64_t cycles_queued_ = 0;   // ever, for the order of cycles and events
   std::uint64_t enqueued_total_ = 0;  // cycles and events accepted, for flush()
   std::uint64_t finished_total_ = 0;  // cycles and events written or dropped after acceptance
   std::vector<BiasBaseline> stored_baselines_;
@@ -148,7 +157,7 @@ class SqliteStore : public FindingSink {
 
   // Writer thread only.
   std::vector<Queued> batch_;
-  std::vector<FindingEvent> batch_events_;
+  std::vector<QueuedEvent> batch_events_;
   std::unique_ptr<StoreConnection> connection_;
   std::uint64_t batch_stored_rows_ = 0;
   bool last_attempt_full_ = false;  // SQLITE_FULL: make room before the retry

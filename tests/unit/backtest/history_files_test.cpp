@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "daemon/backtest/backtest.hpp"
+#include "daemon/backtest/stored_history.hpp"
 #include "daemon/store/schema.hpp"
+#include "daemon/store/sqlite_handle.hpp"
 #include "daemon/store/sqlite_store.hpp"
 #include "tests/unit/backtest/sim_fleet_history.hpp"
 
@@ -89,6 +91,75 @@ TEST(BacktestHistoryFiles, AnOlderSchemaIsReadThroughAMigratedCopy) {
   auto version = readSchemaVersion(*sql);
   ASSERT_TRUE(version);
   EXPECT_EQ(*version, 5);
+}
+
+}  // namespace
+}  // namespace opticsd
+
+namespace opticsd {
+namespace {
+
+// The module's own thresholds go into history once (not a row a poll) and
+// come back with its rows; a module swapped in without thresholds does not
+// inherit those of the one before it.
+TEST(BacktestHistoryFiles, AModulesOwnThresholdsComeBackWithItsRows) {
+  test::TempFile db("thresholds.db");
+  sim::SimSwitchConfig c;
+  c.name = "leaf-t";
+  c.seed = sim::hashString(c.name);
+  c.ports = 1;
+  c.module = "qsfp-dd-400g-dr4";
+  auto sw = sim::SimSwitch::create(c, test::kEpoch);
+  ASSERT_TRUE(sw) << sw.error().message;
+  std::vector<Sample> polls;
+  for (int i = 0; i < 40; ++i) sw->sampleAll(test::kEpoch + i * test::kPoll, polls);
+  for (Sample& s : polls) s.target = c.name;
+  const auto rx = polls.front().thresholds(LaneMetric::kRxPowerDbm);
+  ASSERT_TRUE(rx && rx->low_alarm) << "the sim module advertises an Rx low alarm";
+  // Then another module in the port, advertising none.
+  for (int i = 40; i < 45; ++i) {
+    Sample s = polls.front();
+    s.timestamp_ms = test::kEpoch + i * test::kPoll;
+    s.shared_identity.mutate().serial = "SWAPPED-IN";
+    s.shared_thresholds.reset();
+    polls.push_back(std::move(s));
+  }
+  {
+    StoreOptions o;
+    o.path = db.path();
+    o.retention = std::chrono::milliseconds(0);
+    o.deadband.heartbeat = std::chrono::milliseconds(0);  // every poll a row
+    auto store = SqliteStore::open(o);
+    ASSERT_TRUE(store) << store.error().message;
+    for (const Sample& s : polls) (*store)->enqueue(std::vector<Sample>{s});
+    ASSERT_TRUE((*store)->flush(std::chrono::seconds(30)));
+  }
+  {
+    auto raw = SqliteDb::open(db.path().string(), SQLITE_OPEN_READONLY);
+    ASSERT_TRUE(raw);
+    auto st = raw->prepare("SELECT count(*) FROM module_thresholds");
+    ASSERT_TRUE(st && st->step() == SQLITE_ROW);
+    EXPECT_EQ(st->columnInt(0).value_or(-1), 1);
+  }
+  auto history = StoredHistory::open(db.path());
+  ASSERT_TRUE(history) << history.error().message;
+  std::size_t with = 0, without = 0;
+  auto walked = (*history)->forEachPoll(test::kEpoch, test::kEpoch + 45 * test::kPoll, [&](StoredPoll& poll) {
+    ASSERT_EQ(poll.samples.size(), 1u);
+    const Sample& s = poll.samples.front();
+    const auto& got = s.thresholds(LaneMetric::kRxPowerDbm);
+    if (s.identity().serial == "SWAPPED-IN") {
+      EXPECT_FALSE(got.has_value());
+      ++without;
+      return;
+    }
+    ASSERT_TRUE(got && got->low_alarm);
+    EXPECT_NEAR(*got->low_alarm, *rx->low_alarm, 0.005);  // kept at 0.01 dB
+    ++with;
+  });
+  ASSERT_TRUE(walked) << walked.error().message;
+  EXPECT_EQ(with, 40u);
+  EXPECT_EQ(without, 5u);
 }
 
 }  // namespace

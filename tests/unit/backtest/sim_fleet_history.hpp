@@ -76,7 +76,10 @@ class TempFile {
 };
 
 // `hours` of a leaf with four degradations from hour 3 on and a healthy leaf.
-inline FleetHistory writeFleetHistory(const std::filesystem::path& path, const DeadbandOptions& deadband, int hours) {
+// `polls_per_flush`: poll cycles the store's writer may take in one batch (1:
+// each poll written before the next, as a daemon polling every 30 s does).
+inline FleetHistory writeFleetHistory(const std::filesystem::path& path, const DeadbandOptions& deadband, int hours,
+                                      int polls_per_flush = 1) {
   using sim::ScenarioKind;
   using sim::ScenarioSpec;
   FleetHistory out;
@@ -131,7 +134,7 @@ inline FleetHistory writeFleetHistory(const std::filesystem::path& path, const D
     }
     // Written poll by poll, as a daemon polling every 30 s is: rows around a
     // finding are those of its own polls, not of a batch of later ones.
-    (*store)->flush(std::chrono::seconds(10));
+    if (((t - kEpoch) / kPoll + 1) % polls_per_flush == 0) (*store)->flush(std::chrono::seconds(10));
   }
   EXPECT_TRUE((*store)->flush(std::chrono::seconds(60)));
   // Escalations record the same finding again: keep its first record.
