@@ -198,7 +198,7 @@ std::string toleranceOf(std::string_view key, const DeadbandOptions& d) {
 
 // Why the replay may not reproduce a recorded finding of `rule`: the input
 // history does not keep, or the tolerance it keeps the rule's metric with.
-// `thresholds`: the history keeps the modules' own thresholds (schema 8 on).
+// `thresholds`: the history keeps the modules' own thresholds (schema 9 on).
 std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOptions& d, bool thresholds) {
   const RuleSpec* spec = rules.find(f.rule);
   if (spec == nullptr || spec->type == nullptr) {
@@ -209,7 +209,7 @@ std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOpti
       "; between stored rows (a heartbeat at least every " + formatMinutes(d.heartbeat) + ") the value is held";
   bool module_levels = spec->base.module_levels.value_or(false);
   for (const auto& o : spec->overrides) module_levels = module_levels || o.patch.module_levels.value_or(false);
-  const std::string own_limits = thresholds ? "" : " (not kept in history before schema 8)";
+  const std::string own_limits = thresholds ? "" : " (not kept in history before schema 9)";
   if (type == "module_alarm") {
     return "rule " + f.rule + " (module_alarm) judges the module's latched alarm and warning flags, which history " +
            "does not keep, as well as its own thresholds" + own_limits;
@@ -247,7 +247,7 @@ std::string whyHidden(const Finding& f, const RuleSet& rules, const DeadbandOpti
 }
 
 // module_alarm judges the module's own thresholds and latched flags: without
-// the thresholds (history before schema 8) its findings cannot be replayed at
+// the thresholds (history before schema 9) its findings cannot be replayed at
 // all; with them, those of a crossed threshold can (a flag alone cannot).
 bool replayableRule(const std::string& rule, const RuleSet& rules, bool thresholds) {
   const RuleSpec* spec = rules.find(rule);

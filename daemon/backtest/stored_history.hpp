@@ -58,8 +58,8 @@ class StoredHistory {
 
   const std::vector<StoredModule>& modules() const { return modules_; }
   int schemaVersion() const { return schema_version_; }  // of the file as found
-  // Whether the file records the modules' own thresholds (module_thresholds, schema 8 on).
-  bool keepsThresholds() const { return schema_version_ >= 8; }
+  // Whether the file records the modules' own thresholds (module_thresholds, schema 9 on).
+  bool keepsThresholds() const { return schema_version_ >= 9; }
   bool migratedCopy() const { return !copy_.empty(); }
   // The first and last stored instants; nullopt for a file with no rows.
   std::optional<std::pair<std::int64_t, std::int64_t>> span() const { return span_; }
@@ -133,7 +133,7 @@ class StoredHistory {
   std::vector<std::uint32_t> target_index_;              // per module: its target's rank among the targets' names
   std::vector<Sample> spare_;                            // Samples resizePoll parked
   std::vector<std::vector<Identity>> identities_;        // per module, by first_seen_ms
-  std::vector<std::vector<ThresholdTable>> thresholds_;  // per module, by first_seen_ms (schema 8 on)
+  std::vector<std::vector<ThresholdTable>> thresholds_;  // per module, by first_seen_ms (schema 9 on)
   std::vector<Slot> slots_;                              // by key code
   std::optional<std::pair<std::int64_t, std::int64_t>> span_;
 };

@@ -1,6 +1,6 @@
 #pragma once
 // The alarm and warning thresholds each module advertises, kept in history
-// (module_thresholds, schemas/migrations/0008_module_thresholds.sql) so that
+// (module_thresholds, schemas/migrations/0009_module_thresholds.sql) so that
 // a replay (`opticsd backtest`) judges a module against its own limits as the
 // daemon did live: module_alarm, and alarm_forecast's extrapolation toward
 // the module's own low Rx or high temperature alarm.
