@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "daemon/exporter/basic_auth.hpp"
+#include "daemon/exporter/bounded_step.hpp"
 #include "daemon/remote_write/remote_write_tls.hpp"
 
 namespace opticsd {
@@ -250,8 +251,11 @@ RemoteWriter::Outcome RemoteWriter::post(Connection& c, const std::string& body)
       c.plain.emplace(c.io);
     }
     c.tcp().expires_after(config_.timeout);
-    c.tcp().connect(endpoints, ec);
-    if (!ec && c.secure) c.secure->handshake(asio::ssl::stream_base::client, ec);
+    ec = runBoundedStep(c.io, [&](auto done) { c.tcp().async_connect(endpoints, std::move(done)); });
+    if (!ec && c.secure) {
+      ec = runBoundedStep(
+          c.io, [&](auto done) { c.secure->async_handshake(asio::ssl::stream_base::client, std::move(done)); });
+    }
     if (ec) {
       c.close();
       return Outcome::kRetry;
@@ -269,9 +273,11 @@ RemoteWriter::Outcome RemoteWriter::post(Connection& c, const std::string& body)
   c.tcp().expires_after(config_.timeout);
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
+  // Asynchronous steps: the deadline above bounds only those, and a receiver
+  // that accepts and never answers must cost one timeout, not the sender.
   auto exchange = [&](auto& stream) {
-    http::write(stream, request, ec);
-    if (!ec) http::read(stream, buffer, response, ec);
+    ec = runBoundedStep(c.io, [&](auto done) { http::async_write(stream, request, std::move(done)); });
+    if (!ec) ec = runBoundedStep(c.io, [&](auto done) { http::async_read(stream, buffer, response, std::move(done)); });
   };
   if (c.secure) {
     exchange(*c.secure);

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "daemon/exporter/basic_auth.hpp"
+#include "daemon/exporter/bounded_step.hpp"
 
 namespace opticsd::web {
 namespace {
@@ -63,18 +64,6 @@ std::string describe(const beast::error_code& ec, const FetchOptions& options) {
   return ec.message();
 }
 
-// Runs one asynchronous operation to its end. The stream's deadline (set once
-// for the whole exchange) bounds it: Beast applies its timeouts to
-// asynchronous operations only, so a silent instance cannot hold the caller.
-template <class Start>
-beast::error_code step(asio::io_context& io, Start start) {
-  beast::error_code result;
-  start([&result](beast::error_code ec, auto&&...) { result = ec; });
-  io.restart();
-  io.run();
-  return result;
-}
-
 template <class Stream>
 Result<std::string> exchange(asio::io_context& io, Stream& stream, const UrlParts& p, const FetchOptions& options) {
   http::request<http::empty_body> request{http::verb::get, p.target, 11};
@@ -85,13 +74,13 @@ Result<std::string> exchange(asio::io_context& io, Stream& stream, const UrlPart
   if (!options.basic_auth_user.empty()) {
     request.set(http::field::authorization, basicAuthorization(options.basic_auth_user, options.basic_auth_password));
   }
-  if (auto ec = step(io, [&](auto done) { http::async_write(stream, request, std::move(done)); })) {
+  if (auto ec = runBoundedStep(io, [&](auto done) { http::async_write(stream, request, std::move(done)); })) {
     return fail("cannot send the request: " + describe(ec, options));
   }
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
   parser.body_limit(options.max_bytes);
-  if (auto ec = step(io, [&](auto done) { http::async_read(stream, buffer, parser, std::move(done)); })) {
+  if (auto ec = runBoundedStep(io, [&](auto done) { http::async_read(stream, buffer, parser, std::move(done)); })) {
     return fail("cannot read the answer: " + describe(ec, options));
   }
   const auto& response = parser.get();
@@ -120,7 +109,7 @@ Result<std::string> httpGet(const std::string& url, const FetchOptions& options)
     if (ec) return fail(url + ": cannot resolve " + parts->host + ": " + ec.message());
     beast::tcp_stream tcp_stream(io);
     tcp_stream.expires_after(options.timeout);  // one deadline for everything below
-    ec = step(io, [&](auto done) { tcp_stream.async_connect(endpoints, std::move(done)); });
+    ec = runBoundedStep(io, [&](auto done) { tcp_stream.async_connect(endpoints, std::move(done)); });
     if (ec) return fail(url + ": cannot connect: " + describe(ec, options));
     Result<std::string> body = fail("");
     if (parts->tls) {
@@ -137,7 +126,8 @@ Result<std::string> httpGet(const std::string& url, const FetchOptions& options)
         return fail(url + ": cannot set the TLS server name");
       }
       stream.set_verify_callback(asio::ssl::host_name_verification(parts->host));
-      ec = step(io, [&](auto done) { stream.async_handshake(asio::ssl::stream_base::client, std::move(done)); });
+      ec = runBoundedStep(io,
+                          [&](auto done) { stream.async_handshake(asio::ssl::stream_base::client, std::move(done)); });
       if (ec) return fail(url + ": TLS handshake failed: " + describe(ec, options));
       body = exchange(io, stream, *parts, options);
     } else {

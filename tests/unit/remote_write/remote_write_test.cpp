@@ -6,6 +6,7 @@
 #include <prometheus/histogram.h>
 #include <snappy.h>
 
+#include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -341,6 +342,63 @@ TEST(RemoteWriter, AReceiverRefusingTheCredentialsIsRetriedNotDropped) {
   EXPECT_GT(writer.stats().retried, 0);
   EXPECT_EQ(writer.stats().dropped, 0);
   EXPECT_EQ(writer.stats().sent, 0);
+}
+
+// A receiver that accepts every connection and never answers (a hung
+// VictoriaMetrics, a proxy that lost its upstream): it keeps the sockets open.
+class SilentReceiver {
+ public:
+  SilentReceiver() : acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+    thread_ = std::thread([this] {
+      while (true) {
+        boost::asio::ip::tcp::socket socket(io_);
+        boost::system::error_code ec;
+        acceptor_.accept(socket, ec);
+        if (ec || stopping_) return;
+        std::lock_guard lock(mutex_);
+        held_.push_back(std::move(socket));
+      }
+    });
+  }
+  ~SilentReceiver() {
+    // Closing the acceptor does not wake a thread blocked in accept(): a
+    // last connection of our own does.
+    stopping_ = true;
+    boost::asio::ip::tcp::socket wake(io_);
+    boost::system::error_code ignored;
+    wake.connect(acceptor_.local_endpoint(), ignored);
+    thread_.join();
+  }
+  std::string port() const { return std::to_string(acceptor_.local_endpoint().port()); }
+  std::size_t connections() const {
+    std::lock_guard lock(mutex_);
+    return held_.size();
+  }
+
+ private:
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::atomic<bool> stopping_ = false;
+  mutable std::mutex mutex_;
+  std::vector<boost::asio::ip::tcp::socket> held_;
+  std::thread thread_;
+};
+
+TEST(RemoteWriter, AReceiverThatNeverAnswersCostsOneTimeoutPerTryNotTheSender) {
+  SilentReceiver receiver;
+  prometheus::Registry registry;
+  {
+    RemoteWriter writer(localConfig(receiver.port()), registry);  // 500 ms timeout
+    writer.push("leaf-1", poll());
+    // A blocking read would hold the sender on its first connection forever:
+    // no retry, no second connection, and the destructor below would not return.
+    // Each timeout closes the connection, so a retry opens another.
+    for (int i = 0; i < 250 && receiver.connections() < 3; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_GE(receiver.connections(), 3u);
+    EXPECT_GT(writer.stats().retried, 0);
+    EXPECT_EQ(writer.stats().sent, 0);
+  }
 }
 
 TEST(WriteRequestEncoder, TheTargetsRulesSeriesAndOpticsdsOwnMetricsGoOutToo) {
