@@ -126,15 +126,24 @@ PortReadContext contextFor(boost::asio::io_context& io, int fd) {
   return context;
 }
 
-TEST(PortReaderBusy, AnEbusyPageReadIsMaintenanceNotAnError) {
+// A module being flashed behind a fake kernel, and one read of its port.
+class PortReaderBusy : public ::testing::Test {
+ protected:
+  PortReaderBusy() { flashing(kernel); }
+  std::optional<module::PortReading> readOnce() {
+    std::optional<module::PortReading> got;
+    readPort(contextFor(io, pair.fds[0]), "eth7", [&](module::PortReading r) { got = std::move(r); });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!got && std::chrono::steady_clock::now() < deadline) io.run_for(milliseconds(5));
+    return got;
+  }
   boost::asio::io_context io;
   Pair pair;
-  FakeKernel kernel(io, pair.fds[1]);
-  flashing(kernel);
-  std::optional<module::PortReading> got;
-  readPort(contextFor(io, pair.fds[0]), "eth7", [&](module::PortReading r) { got = std::move(r); });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!got && std::chrono::steady_clock::now() < deadline) io.run_for(milliseconds(5));
+  FakeKernel kernel{io, pair.fds[1]};
+};
+
+TEST_F(PortReaderBusy, AnEbusyPageReadIsMaintenanceNotAnError) {
+  const auto got = readOnce();
   ASSERT_TRUE(got) << "the reader never answered";
   // The first round's reads went out together; no later round follows a busy module.
   EXPECT_EQ(static_cast<std::size_t>(kernel.asked[ETHTOOL_MSG_MODULE_EEPROM_GET]),
@@ -159,16 +168,9 @@ TEST(PortReaderBusy, AnEbusyPageReadIsMaintenanceNotAnError) {
 
 // Control: the same page read failing with EIO is a module that does not
 // answer (an issue on the Sample), not maintenance.
-TEST(PortReaderBusy, AnotherErrnoIsNotMaintenance) {
-  boost::asio::io_context io;
-  Pair pair;
-  FakeKernel kernel(io, pair.fds[1]);
-  flashing(kernel);
+TEST_F(PortReaderBusy, AnotherErrnoIsNotMaintenance) {
   kernel.answers[ETHTOOL_MSG_MODULE_EEPROM_GET] = {{}, EIO, {}};
-  std::optional<module::PortReading> got;
-  readPort(contextFor(io, pair.fds[0]), "eth7", [&](module::PortReading r) { got = std::move(r); });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!got && std::chrono::steady_clock::now() < deadline) io.run_for(milliseconds(5));
+  const auto got = readOnce();
   ASSERT_TRUE(got);
   EXPECT_FALSE(got->maintenance);
   EXPECT_FALSE(got->issues.empty());
@@ -195,11 +197,7 @@ struct OnePortDriver : Driver {
   PortReadContext context_;
 };
 
-TEST(PortReaderBusy, TheSchedulerDoesNotBackOffATargetInMaintenance) {
-  boost::asio::io_context io;
-  Pair pair;
-  FakeKernel kernel(io, pair.fds[1]);
-  flashing(kernel);
+TEST_F(PortReaderBusy, TheSchedulerDoesNotBackOffATargetInMaintenance) {
   std::vector<PollReport> reports;
   Scheduler::Options options;
   options.jitter_fraction = 0;  // next_delay is then the interval itself, or the backoff
