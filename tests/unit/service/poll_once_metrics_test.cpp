@@ -127,7 +127,10 @@ TEST(PollOnceMatchesMetrics, DemoFleetValueForValue) {
   std::size_t compared = 0;
   std::size_t derived_ber = 0;
   ASSERT_EQ(poll_once.json.size(), names.size());
-  for (const auto& [target, json] : poll_once.json) {
+  for (const auto& entry : poll_once.json) {
+    // Named, not bound: the lambda below captures it (clang 14 cannot capture a structured binding).
+    const std::string& target = entry.first;
+    const nlohmann::json& json = entry.second;
     ASSERT_TRUE(json["ok"].get<bool>()) << target;
     for (const auto& sample : json["samples"]) {
       const std::string port = sample["port"];
