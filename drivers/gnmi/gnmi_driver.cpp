@@ -275,6 +275,8 @@ void GnmiDriver::pollTarget(std::int64_t now_ms, Done done) {
     for (auto& call : poll_calls_) call->poll();
     return;
   }
+  // A call whose sibling ended is ended too: the calls are started again together.
+  for (auto& call : poll_calls_) call->cancel();
   poll_calls_.clear();
   withEncoding([this, round](Result<::gnmi::Encoding> encoding) {
     if (round != round_) return;
@@ -299,6 +301,7 @@ void GnmiDriver::pollTarget(std::int64_t now_ms, Done done) {
         onIo([this, weak, error] {
           auto mine = weak.lock();
           if (!mine || std::find(poll_calls_.begin(), poll_calls_.end(), mine) == poll_calls_.end()) return;
+          for (auto& call : poll_calls_) call->cancel();  // its siblings: the next poll starts them all again
           poll_calls_.clear();
           finishOnce(round_, error);
         });

@@ -44,16 +44,28 @@ assert [s[0] for s in counters["subscriptions"]] == ["/COUNTERS/Ethernet*"], cou
 PY
 note "poll-once: one call per DB, Ethernet1's 16 bins and the RS(544,514) limit"
 
-start_daemon "$WORK/opticsd.yaml" "$WORK/run.log"
-# "TAIL MARGIN" of Ethernet1 from one scrape; fails while a window has none
-# (a poll that saw no counter update since the previous one has no tail).
+# The daemon, in STREAM mode and (sonic-p) in POLL mode: two POLL calls, each
+# Poll answered by both before the poll completes.
+write_config "$WORK/daemon.yaml" <<YAML
+poll: {interval: 500ms, timeout: 3s}
+targets:
+  - {name: sonic, driver: gnmi, address: 127.0.0.1:$TARGET_PORT, tls: false, variant: sonic, connect_timeout: 5s,
+     sample_interval: 500ms}
+  - {name: sonic-p, driver: gnmi, address: 127.0.0.1:$TARGET_PORT, tls: false, variant: sonic, connect_timeout: 5s,
+     mode: poll}
+YAML
+start_daemon "$WORK/daemon.yaml" "$WORK/run.log"
+# tail_and_margin [TARGET]: "TAIL MARGIN" of TARGET's Ethernet1 from one
+# scrape; fails while a window has none (a poll that saw no counter update
+# since the previous one has no tail).
 tail_and_margin() {
-  scrape "$PORT" | python3 -c '
-import re, sys
+  scrape "$PORT" | TARGET="${1:-sonic}" python3 -c '
+import os, re, sys
+want = "target=\"%s\"" % os.environ["TARGET"]
 got = {}
 for line in sys.stdin:
     m = re.match(r"opticsd_port_fec_(tail|margin)_symbols\{(.*)\} (\S+)$", line.strip())
-    if m and "port=\"Ethernet1\"" in m.group(2) and "target=\"sonic\"" in m.group(2):
+    if m and "port=\"Ethernet1\"" in m.group(2) and want in m.group(2):
         got[m.group(1)] = float(m.group(3))
 sys.exit(1) if len(got) < 2 else print(got["tail"], got["margin"])'
 }
@@ -68,5 +80,7 @@ climbed() {
 }
 wait_for 100 climbed || fail "the tail stayed at $first while the target's climbed"
 ! metric_has "$PORT" '^opticsd_port_fec_tail_symbols\{.*port="Ethernet2"' || fail "Ethernet2 has no bins, yet a tail"
-note "daemon: Ethernet1's tail $first (margin $margin) climbed to $(tail_and_margin || echo '?'); Ethernet2 none"
+wait_for 100 tail_and_margin sonic-p || fail "POLL mode: no FEC tail and margin for the switch port"
+grep -q '"mode": "POLL".*"target": "COUNTERS_DB"' "$WORK/sonic.requests" || fail "POLL mode: no COUNTERS_DB call"
+note "daemon: Ethernet1's tail $first (margin $margin) climbed to $(tail_and_margin || echo '?'); POLL mode too; Ethernet2 none"
 echo PASS
