@@ -6,11 +6,12 @@
 // codewords with many errors barely change the mean.
 //
 // Pure functions, plus FecTailTracker: the previous histogram of each port,
-// for drivers that read cumulative bins (ethtool, replay, sim). Not
+// for drivers that read cumulative bins (ethtool, gnmi, replay, sim). Not
 // thread-safe; a driver owns one and calls it on its own thread.
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,10 +32,18 @@ class FecTailTracker {
   // histogram forgets the port.
   void apply(Sample& sample);
 
+  // Heap bytes the tracker holds for its ports (benchmarks, tests).
+  std::size_t bytes() const;
+
  private:
+  // A port's last histogram, compact (a fleet instance keeps one per port):
+  // the bins' shape (bounds, which counts are there) as one fingerprint, the
+  // counts alone in one flat array (per bin: the port total where given,
+  // then the lanes'), and the module's serial as a hash.
   struct Last {
-    std::string serial;
-    std::vector<FecHistogramBin> histogram;
+    std::uint64_t serial_hash = 0;
+    std::uint64_t shape = 0;
+    std::vector<std::uint64_t> counts;
   };
   std::unordered_map<std::string, Last> last_;  // by port
 };

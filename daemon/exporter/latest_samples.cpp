@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "daemon/exporter/fec_bin_retention.hpp"
 #include "daemon/pipeline/unchanged_modules.hpp"
 
 namespace opticsd {
@@ -22,7 +23,23 @@ void LatestSamples::replaceTarget(const std::string& target, std::vector<Sample>
   replaceTarget(target, std::make_shared<const std::vector<Sample>>(std::move(samples)));
 }
 
+void LatestSamples::keepFecBinsAtFullDetailOnly(std::shared_ptr<const ExportPolicy> policy) {
+  std::lock_guard lock(mutex_);
+  bins_policy_ = std::move(policy);
+}
+
 void LatestSamples::replaceTarget(const std::string& target, std::shared_ptr<const std::vector<Sample>> samples) {
+  std::shared_ptr<const ExportPolicy> policy;
+  {
+    std::lock_guard lock(mutex_);
+    policy = bins_policy_;
+  }
+  // Copied (outside the lock) only where some port's bins are not exported.
+  if (policy) {
+    if (auto slim = withoutUnexportedFecBins(target, *samples, *policy)) {
+      samples = std::make_shared<const std::vector<Sample>>(std::move(*slim));
+    }
+  }
   {
     std::lock_guard lock(mutex_);
     auto [it, inserted] = targets_.try_emplace(target);

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/exporter/export_detail.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {
@@ -36,8 +37,14 @@ class LatestSamples {
   // (the pipeline) drops results of targets it no longer polls.
   void replaceTarget(const std::string& target, std::vector<Sample> samples);
   // The same with a published poll's shared Samples, as they are (the
-  // pipeline already shared its unchanged modules): no copy.
+  // pipeline already shared its unchanged modules): no copy, unless bins
+  // are to be dropped (keepFecBinsAtFullDetailOnly).
   void replaceTarget(const std::string& target, std::shared_ptr<const std::vector<Sample>> samples);
+
+  // From the next replaceTarget on, keep the FEC codeword histogram's bins
+  // only of the ports `policy` exports at full detail, the only level that
+  // serves them (daemon/exporter/fec_bin_retention.hpp); null keeps them all.
+  void keepFecBinsAtFullDetailOnly(std::shared_ptr<const ExportPolicy> policy);
 
   // Forgets `target` (a reload dropped it, or its kept values expired): its
   // series vanish from /metrics. What stays and for how long after a failed
@@ -60,6 +67,7 @@ class LatestSamples {
  private:
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const std::vector<Sample>>, std::less<>> targets_;
+  std::shared_ptr<const ExportPolicy> bins_policy_;  // null: every port's bins kept
 };
 
 }  // namespace opticsd

@@ -54,6 +54,7 @@ MetricsExporter::MetricsExporter(std::string_view version)
       freshness_(std::make_shared<TargetFreshness>()),
       policy_(std::make_shared<const ExportPolicy>()) {
   collectables_.push_back(freshness_);
+  samples_->keepFecBinsAtFullDetailOnly(policy_);
 }
 
 // server_ is declared last, so it is destroyed (stopped, threads joined)
@@ -91,6 +92,8 @@ void MetricsExporter::setExportPolicy(ExportPolicy policy) {
   std::lock_guard lock(config_mutex_);
   if (*policy_ == policy) return;  // keep the rendered buffers of an unchanged policy
   policy_ = std::make_shared<const ExportPolicy>(std::move(policy));
+  // A port newly at full gets its bins back from its next poll on.
+  samples_->keepFecBinsAtFullDetailOnly(policy_);
 }
 
 void MetricsExporter::setServedTargets(std::vector<ServedTarget> targets) {

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "drivers/link_down_reason.hpp"
+
 namespace opticsd {
 namespace {
 
@@ -184,13 +186,43 @@ nlohmann::json sampleToJson(const Sample& sample) {
       for (const auto& v : fec.lane_corrected_bits_total) per_lane.push_back(v ? json(*v) : json(nullptr));
       f["lane_corrected_bits_total"] = std::move(per_lane);
     }
+    putOptional(f, "correctable_symbols", fec.correctable_symbols);
+    // The codeword histogram as the device counts it: each bin's bounds
+    // (symbol errors, inclusive) and cumulative count, per lane where given.
+    if (!fec.histogram.empty()) {
+      json bins = json::array();
+      for (const FecHistogramBin& bin : fec.histogram) {
+        json b{{"low", bin.low}, {"high", bin.high}};
+        putOptional(b, "codewords_total", bin.codewords_total);
+        if (!bin.lane_codewords_total.empty()) b["lane_codewords_total"] = bin.lane_codewords_total;
+        bins.push_back(std::move(b));
+      }
+      f["histogram"] = std::move(bins);
+    }
+    // The tail of the poll window (absent on a first poll: no window yet).
+    putOptional(f, "tail_symbols", fec.tail.symbols);
+    putOptional(f, "margin_symbols", fec.margin(fec.tail.symbols));
+    if (!fec.tail.lane_symbols.empty()) {
+      json tails = json::array();
+      json margins = json::array();
+      for (const auto& t : fec.tail.lane_symbols) {
+        tails.push_back(t ? json(*t) : json(nullptr));
+        const auto m = fec.margin(t);
+        margins.push_back(m ? json(*m) : json(nullptr));
+      }
+      f["lane_tail_symbols"] = std::move(tails);
+      f["lane_margin_symbols"] = std::move(margins);
+    }
     j["fec"] = std::move(f);
   }
   json link = json::object();
   const LinkState& l = sample.link;
   putOptionals(link, "up", l.up, "down_events_total", l.down_events_total, "speed_gbps", l.speed_gbps, "lanes", l.lanes,
                "lane_line_rate_gbps", l.lane_line_rate_gbps);
+  if (l.down_reason) link["down_reason"] = linkDownReasonName(*l.down_reason);
+  if (l.last_down_reason) link["last_down_reason"] = linkDownReasonName(*l.last_down_reason);
   if (!link.empty()) j["link"] = std::move(link);
+  if (sample.maintenance) j["maintenance"] = sample.maintenance->reason;
 
   if (!sample.issues.empty()) j["issues"] = sample.issues;
   return j;

@@ -45,15 +45,20 @@ Result<std::shared_ptr<NetlinkChannel>> NetlinkChannel::open(boost::asio::io_con
     ::close(fd);
     return fail("netlink bind: " + errnoText(error));
   }
-  return std::shared_ptr<NetlinkChannel>(new NetlinkChannel(io, fd));
+  return std::shared_ptr<NetlinkChannel>(new NetlinkChannel(io, fd, true));
 }
 
-NetlinkChannel::NetlinkChannel(boost::asio::io_context& io, int fd)
+std::shared_ptr<NetlinkChannel> NetlinkChannel::adopt(boost::asio::io_context& io, int fd) {
+  return std::shared_ptr<NetlinkChannel>(new NetlinkChannel(io, fd, false));
+}
+
+NetlinkChannel::NetlinkChannel(boost::asio::io_context& io, int fd, bool to_kernel)
     : io_(io),
       socket_(io, fd),
       // Start sequence numbers away from 0 (notifications carry 0) and from
       // other instances' numbers, which makes stray replies easy to spot.
-      seq_(static_cast<std::uint32_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 1u) {}
+      seq_(static_cast<std::uint32_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 1u),
+      to_kernel_(to_kernel) {}
 
 NetlinkChannel::~NetlinkChannel() { close(); }
 
@@ -104,8 +109,9 @@ void NetlinkChannel::flush() {
   ssize_t n;
   do {
     ++syscalls_;
-    n = ::sendto(socket_.native_handle(), datagram.data(), datagram.size(), 0, reinterpret_cast<sockaddr*>(&kernel),
-                 sizeof(kernel));
+    n = to_kernel_ ? ::sendto(socket_.native_handle(), datagram.data(), datagram.size(), 0,
+                              reinterpret_cast<sockaddr*>(&kernel), sizeof(kernel))
+                   : ::send(socket_.native_handle(), datagram.data(), datagram.size(), 0);
   } while (n < 0 && errno == EINTR);
   if (n < 0) {
     const int error = errno;

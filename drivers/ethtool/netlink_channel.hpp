@@ -39,6 +39,11 @@ class NetlinkChannel : public std::enable_shared_from_this<NetlinkChannel> {
   // group bitmask to join (RTMGRP_LINK), 0 for none.
   static Result<std::shared_ptr<NetlinkChannel>> open(boost::asio::io_context& io, int protocol,
                                                       std::uint32_t groups = 0);
+  // A connected datagram socket that plays the kernel (one end of an
+  // AF_UNIX SOCK_SEQPACKET socketpair): tests serve replies built from the
+  // uAPI to the real reader. Requests go out with send(), not to the kernel's
+  // address. Takes ownership of `fd`.
+  static std::shared_ptr<NetlinkChannel> adopt(boost::asio::io_context& io, int fd);
   ~NetlinkChannel();
   NetlinkChannel(const NetlinkChannel&) = delete;
   NetlinkChannel& operator=(const NetlinkChannel&) = delete;
@@ -61,7 +66,7 @@ class NetlinkChannel : public std::enable_shared_from_this<NetlinkChannel> {
   std::size_t pending() const { return handlers_.size() + queue_.size(); }
 
  private:
-  NetlinkChannel(boost::asio::io_context& io, int fd);
+  NetlinkChannel(boost::asio::io_context& io, int fd, bool to_kernel);
   void scheduleFlush();
   void flush();
   void armRead();
@@ -84,6 +89,7 @@ class NetlinkChannel : public std::enable_shared_from_this<NetlinkChannel> {
   bool flush_scheduled_ = false;
   bool reading_ = false;
   std::uint64_t syscalls_ = 0;
+  bool to_kernel_ = true;         // false: an adopted socket, already connected to its peer
   std::vector<std::uint8_t> rx_;  // receive buffers (kBatch x kBufferSize)
 };
 

@@ -164,38 +164,52 @@ void GnmiDriver::withEncoding(std::function<void(Result<::gnmi::Encoding>)> then
       });
 }
 
-::gnmi::SubscribeRequest GnmiDriver::subscription(::gnmi::SubscriptionList::Mode mode,
-                                                  ::gnmi::Encoding encoding) const {
-  ::gnmi::SubscribeRequest request;
-  auto* list = request.mutable_subscribe();
-  list->set_mode(mode);
-  list->set_encoding(encoding);
-  list->set_updates_only(mode == ::gnmi::SubscriptionList::STREAM && options_.updates_only);
+std::vector<::gnmi::SubscribeRequest> GnmiDriver::subscriptions(::gnmi::SubscriptionList::Mode mode,
+                                                                ::gnmi::Encoding encoding) const {
   const VendorVariant& v = *options_.variant;
+  auto targetOf = [&](std::span<const std::string_view> targets, std::size_t i) {
+    return i < targets.size() ? targets[i] : v.target;
+  };
+  std::vector<std::string_view> targets;  // in the order the variant first names them
+  auto note = [&](std::string_view t) {
+    if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
+  };
+  for (std::size_t i = 0; i < v.sample_paths.size(); ++i) note(targetOf(v.sample_path_targets, i));
+  for (std::size_t i = 0; i < v.on_change_paths.size(); ++i) note(targetOf(v.on_change_path_targets, i));
   if (explainSink()) {
     subscription_sent_ = std::string(::gnmi::SubscriptionList::Mode_Name(mode)) + " encoding " +
                          std::string(encodingName(encoding)) + " variant " + std::string(v.name) +
-                         (v.origin.empty() ? "" : " prefix origin " + std::string(v.origin)) +
-                         (v.target.empty() ? "" : " prefix target " + std::string(v.target)) + ":";
-    for (auto path : v.sample_paths) subscription_sent_ += " SAMPLE " + std::string(path) + ";";
-    for (auto path : v.on_change_paths) subscription_sent_ += " ON_CHANGE " + std::string(path) + ";";
+                         (v.origin.empty() ? "" : " prefix origin " + std::string(v.origin)) + ":";
   }
-  if (!v.origin.empty()) list->mutable_prefix()->set_origin(std::string(v.origin));
-  if (!v.target.empty()) list->mutable_prefix()->set_target(std::string(v.target));
   const auto ns = [](std::chrono::milliseconds d) { return static_cast<std::uint64_t>(d.count()) * 1'000'000u; };
-  for (auto path : v.sample_paths) {
-    auto* s = list->add_subscription();
-    toProtoPath(path, *s->mutable_path());
-    s->set_mode(::gnmi::SAMPLE);
-    s->set_sample_interval(ns(options_.sample_interval));
+  std::vector<::gnmi::SubscribeRequest> requests;
+  for (std::string_view target : targets) {
+    ::gnmi::SubscribeRequest& request = requests.emplace_back();
+    auto* list = request.mutable_subscribe();
+    list->set_mode(mode);
+    list->set_encoding(encoding);
+    list->set_updates_only(mode == ::gnmi::SubscriptionList::STREAM && options_.updates_only);
+    if (!v.origin.empty()) list->mutable_prefix()->set_origin(std::string(v.origin));
+    if (!target.empty()) list->mutable_prefix()->set_target(std::string(target));
+    if (explainSink() && !target.empty()) subscription_sent_ += " [prefix target " + std::string(target) + "]";
+    for (std::size_t i = 0; i < v.sample_paths.size(); ++i) {
+      if (targetOf(v.sample_path_targets, i) != target) continue;
+      auto* s = list->add_subscription();
+      toProtoPath(v.sample_paths[i], *s->mutable_path());
+      s->set_mode(::gnmi::SAMPLE);
+      s->set_sample_interval(ns(options_.sample_interval));
+      if (explainSink()) subscription_sent_ += " SAMPLE " + std::string(v.sample_paths[i]) + ";";
+    }
+    for (std::size_t i = 0; i < v.on_change_paths.size(); ++i) {
+      if (targetOf(v.on_change_path_targets, i) != target) continue;
+      auto* s = list->add_subscription();
+      toProtoPath(v.on_change_paths[i], *s->mutable_path());
+      s->set_mode(::gnmi::ON_CHANGE);
+      if (options_.heartbeat_interval) s->set_heartbeat_interval(ns(*options_.heartbeat_interval));
+      if (explainSink()) subscription_sent_ += " ON_CHANGE " + std::string(v.on_change_paths[i]) + ";";
+    }
   }
-  for (auto path : v.on_change_paths) {
-    auto* s = list->add_subscription();
-    toProtoPath(path, *s->mutable_path());
-    s->set_mode(::gnmi::ON_CHANGE);
-    if (options_.heartbeat_interval) s->set_heartbeat_interval(ns(*options_.heartbeat_interval));
-  }
-  return request;
+  return requests;
 }
 
 void GnmiDriver::poll(std::int64_t now_ms, Done done) {
@@ -220,20 +234,32 @@ void GnmiDriver::startOnce(std::int64_t now_ms, Done done) {
   withEncoding([this, round](Result<::gnmi::Encoding> encoding) {
     if (round != round_) return;
     if (!encoding) return finishOnce(round, encoding.error().message);
-    CallEvents events;
-    events.sync = [this, round] {
-      onIo([this, round] {
+    // The round is answered once every call (one per prefix target) has
+    // synced or ended well; the first failure answers it with its error.
+    auto requests = subscriptions(::gnmi::SubscriptionList::ONCE, *encoding);
+    auto pending = std::make_shared<std::size_t>(requests.size());
+    for (auto& request : requests) {
+      auto settled = std::make_shared<bool>(false);
+      auto settle = [this, round, pending, settled] {
+        if (round != round_ || *settled) return;
+        *settled = true;
+        if (--*pending > 0) return;
         once_synced_ = true;
         finishOnce(round, std::nullopt);
-      });
-    };
-    events.done = [this, round](const grpc::Status& status) {
-      std::optional<std::string> error;
-      if (!status.ok()) error = "Subscribe ONCE: " + describeStatus(status);
-      onIo([this, round, error] { finishOnce(round, error); });
-    };
-    startSubscribe(*stub_, core_, subscription(::gnmi::SubscriptionList::ONCE, *encoding), metadata_,
-                   after(options_.connect_timeout + options_.sample_interval), std::move(events));
+      };
+      CallEvents events;
+      events.sync = [this, settle] { onIo(settle); };
+      events.done = [this, round, settle](const grpc::Status& status) {
+        std::optional<std::string> error;
+        if (!status.ok()) error = "Subscribe ONCE: " + describeStatus(status);
+        onIo([this, round, settle, error] {
+          if (error) return finishOnce(round, error);
+          settle();
+        });
+      };
+      startSubscribe(*stub_, core_, std::move(request), metadata_,
+                     after(options_.connect_timeout + options_.sample_interval), std::move(events));
+    }
   });
 }
 
@@ -242,35 +268,48 @@ void GnmiDriver::pollTarget(std::int64_t now_ms, Done done) {
   once_done_ = std::move(done);
   once_now_ms_ = now_ms;
   once_synced_ = false;
-  if (poll_call_ && poll_call_->live()) return poll_call_->poll();
-  poll_call_.reset();
+  const bool all_live = !poll_calls_.empty() && std::all_of(poll_calls_.begin(), poll_calls_.end(),
+                                                            [](const auto& call) { return call->live(); });
+  if (all_live) {
+    poll_syncs_pending_ = poll_calls_.size();
+    for (auto& call : poll_calls_) call->poll();
+    return;
+  }
+  // A call whose sibling ended is ended too: the calls are started again together.
+  for (auto& call : poll_calls_) call->cancel();
+  poll_calls_.clear();
   withEncoding([this, round](Result<::gnmi::Encoding> encoding) {
     if (round != round_) return;
     if (!encoding) return finishOnce(round, encoding.error().message);
-    CallEvents events;
-    // A sync answers whichever poll is waiting.
-    events.sync = [this] {
-      onIo([this] {
-        once_synced_ = true;
-        finishOnce(round_, std::nullopt);
-      });
-    };
-    auto handle = std::make_shared<CallHandle>();
-    // Only this call's end touches the session: a later call may already have replaced it.
-    events.done = [this, weak = std::weak_ptr<CallHandle>(handle)](const grpc::Status& status) {
-      const std::string error = "Subscribe POLL: " + (status.ok() ? std::string("the target ended the subscription")
-                                                                  : describeStatus(status));
-      onIo([this, weak, error] {
-        auto mine = weak.lock();
-        if (!mine || poll_call_ != mine) return;
-        poll_call_.reset();
-        finishOnce(round_, error);
-      });
-    };
-    poll_call_ = handle;
-    startSubscribe(*stub_, core_, subscription(::gnmi::SubscriptionList::POLL, *encoding), metadata_, std::nullopt,
-                   std::move(events), poll_call_);
-    poll_call_->poll();
+    auto requests = subscriptions(::gnmi::SubscriptionList::POLL, *encoding);
+    poll_syncs_pending_ = requests.size();
+    for (auto& request : requests) {
+      CallEvents events;
+      // A sync answers whichever poll is waiting, once every call has given one.
+      events.sync = [this] {
+        onIo([this] {
+          if (poll_syncs_pending_ == 0 || --poll_syncs_pending_ > 0) return;
+          once_synced_ = true;
+          finishOnce(round_, std::nullopt);
+        });
+      };
+      auto handle = std::make_shared<CallHandle>();
+      // Only this call's end touches the session: a later call may already have replaced it.
+      events.done = [this, weak = std::weak_ptr<CallHandle>(handle)](const grpc::Status& status) {
+        const std::string error = "Subscribe POLL: " + (status.ok() ? std::string("the target ended the subscription")
+                                                                    : describeStatus(status));
+        onIo([this, weak, error] {
+          auto mine = weak.lock();
+          if (!mine || std::find(poll_calls_.begin(), poll_calls_.end(), mine) == poll_calls_.end()) return;
+          for (auto& call : poll_calls_) call->cancel();  // its siblings: the next poll starts them all again
+          poll_calls_.clear();
+          finishOnce(round_, error);
+        });
+      };
+      poll_calls_.push_back(handle);
+      startSubscribe(*stub_, core_, std::move(request), metadata_, std::nullopt, std::move(events), handle);
+      handle->poll();
+    }
   });
 }
 
@@ -302,19 +341,25 @@ void GnmiDriver::startStream() {
       stream_failed_ = true;
       return scheduleReconnect();
     }
-    CallEvents events;
-    events.first_response = [this] {
-      onIo([this] {
-        if (stream_ == StreamState::kDown) return;
-        if (stream_ != StreamState::kUp) spdlog::info("gnmi target={} stream up", target_);
-        stream_ = StreamState::kUp;
-        stream_failed_ = false;
-      });
-    };
-    events.sync = [this] { onIo([this] { backoff_ = std::chrono::milliseconds(0); }); };
-    events.done = [this](const grpc::Status& status) { onIo([this, status] { streamEnded(status); }); };
-    startSubscribe(*stub_, core_, subscription(::gnmi::SubscriptionList::STREAM, *encoding), metadata_, std::nullopt,
-                   std::move(events));
+    const std::uint64_t generation = ++stream_generation_;
+    for (auto& request : subscriptions(::gnmi::SubscriptionList::STREAM, *encoding)) {
+      CallEvents events;
+      events.first_response = [this, generation] {
+        onIo([this, generation] {
+          if (generation != stream_generation_ || stream_ == StreamState::kDown) return;
+          if (stream_ != StreamState::kUp) spdlog::info("gnmi target={} stream up", target_);
+          stream_ = StreamState::kUp;
+          stream_failed_ = false;
+        });
+      };
+      events.sync = [this] { onIo([this] { backoff_ = std::chrono::milliseconds(0); }); };
+      events.done = [this, generation](const grpc::Status& status) {
+        onIo([this, generation, status] {
+          if (generation == stream_generation_) streamEnded(status);
+        });
+      };
+      startSubscribe(*stub_, core_, std::move(request), metadata_, std::nullopt, std::move(events));
+    }
   });
 }
 
@@ -323,6 +368,9 @@ void GnmiDriver::streamEnded(const grpc::Status& status) {
   spdlog::warn("gnmi target={} stream down: {}", target_, stream_error_);
   stream_ = StreamState::kDown;
   stream_failed_ = true;
+  // The other targets' calls of this stream go too: the reconnect starts them all afresh.
+  ++stream_generation_;
+  core_->cancelAll();
   scheduleReconnect();
 }
 
@@ -368,6 +416,7 @@ PollResult GnmiDriver::snapshot(std::int64_t now_ms) {
     return result;  // no samples: the target is down, not healthy with old values
   }
   result.samples = std::move(taken.samples);
+  for (Sample& sample : result.samples) fec_tails_.apply(sample);
   if (taken.dropped > 0) {
     result.errors.push_back(std::to_string(taken.dropped) + " updates beyond max_updates_per_interval (" +
                             std::to_string(options_.max_updates_per_interval) + ") dropped");

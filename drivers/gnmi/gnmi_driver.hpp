@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "drivers/driver.hpp"
+#include "drivers/fec_tail.hpp"
 #include "drivers/gnmi/gnmi_options.hpp"
 #include "drivers/gnmi/subscribe_call.hpp"
 
@@ -38,7 +39,9 @@ class GnmiDriver : public Driver {
 
   // Runs `then` with the encoding to subscribe with (after Capabilities), or reports the failure.
   void withEncoding(std::function<void(Result<::gnmi::Encoding>)> then);
-  ::gnmi::SubscribeRequest subscription(::gnmi::SubscriptionList::Mode mode, ::gnmi::Encoding encoding) const;
+  // One request per prefix target the variant's paths name (most variants: one).
+  std::vector<::gnmi::SubscribeRequest> subscriptions(::gnmi::SubscriptionList::Mode mode,
+                                                      ::gnmi::Encoding encoding) const;
   void startOnce(std::int64_t now_ms, Done done);
   void pollTarget(std::int64_t now_ms, Done done);
   void finishOnce(std::uint64_t round, std::optional<std::string> error);
@@ -67,18 +70,23 @@ class GnmiDriver : public Driver {
   Done once_done_;
   std::int64_t once_now_ms_ = 0;
   bool once_synced_ = false;
-  std::shared_ptr<CallHandle> poll_call_;  // POLL mode: the live subscription
+  std::vector<std::shared_ptr<CallHandle>> poll_calls_;  // POLL mode: the live subscriptions, one per target
+  std::size_t poll_syncs_pending_ = 0;                   // of the Poll request in flight
 
   bool snapshot_taken_ = false;  // a ONCE succeeded: stream mode streams from now on
   StreamState stream_ = StreamState::kIdle;
   std::string stream_error_;
   bool stream_failed_ = false;  // since the last response: reconnecting is still down
+  // Counts startStream calls: the end of a call of an earlier stream (its
+  // siblings, cancelled when one of them ended) is not news.
+  std::uint64_t stream_generation_ = 0;
   std::chrono::milliseconds backoff_{0};
   std::chrono::steady_clock::time_point reconnect_at_{};
   bool logged_unknown_ = false;
   bool logged_ambiguous_ = false;
   // `poll-once --explain`: the last subscription sent, in words.
   mutable std::string subscription_sent_;
+  FecTailTracker fec_tails_;  // each port's codeword histogram of the previous poll: the window's FEC tail
 };
 
 // The registry's row for this driver (drivers/CMakeLists.txt: opticsd_driver(gnmi)).

@@ -55,6 +55,15 @@ enum class Leaf : std::uint8_t {
   kInterfaceFecCorrectedBits,
   kInterfaceFecCorrectedBlocks,
   kInterfaceFecUncorrectableBlocks,
+  // One bin of the interface's FEC codeword histogram (codewords received
+  // with bin_low..bin_high symbol errors, cumulative): SONiC's
+  // SAI_PORT_STAT_IF_IN_FEC_CODEWORD_ERRORS_S<n>.
+  kInterfaceFecCodewords,
+  // The interface's operational FEC mode ("rs", "fc", "none") and speed in
+  // Mb/s: together they name the RS code, whose correction limit the FEC
+  // margin is measured against.
+  kInterfaceFecMode,
+  kInterfaceSpeedMbps,
 };
 
 struct LeafRule {
@@ -73,6 +82,9 @@ struct LeafRule {
   // The scaled number is optical power in mW: it lands in dBm (a variant
   // file's `unit: mw`, `uw` or `w`, the SNMP profiles' words).
   bool milliwatts = false;
+  // The histogram bin a kInterfaceFecCodewords leaf counts (symbol errors, inclusive).
+  std::uint16_t bin_low = 0;
+  std::uint16_t bin_high = 0;
 };
 
 // What a matched path bound.

@@ -94,6 +94,8 @@ class SubscribeCall final : public grpc::ClientBidiReactor<::gnmi::SubscribeRequ
     StartWrite(&poll_request_);
   }
 
+  void cancel() { context_.TryCancel(); }
+
   void begin(::gnmi::gNMI::Stub& stub, const std::vector<std::pair<std::string, std::string>>& metadata,
              std::optional<std::chrono::system_clock::time_point> deadline) {
     for (const auto& [key, value] : metadata) context_.AddMetadata(key, value);
@@ -168,6 +170,12 @@ void CallHandle::poll() {
 bool CallHandle::live() {
   std::lock_guard lock(mu_);
   return call_ != nullptr;
+}
+
+void CallHandle::cancel() {
+  // Under mu_: OnDone clears call_ under it before the call is deleted.
+  std::lock_guard lock(mu_);
+  if (call_) call_->cancel();
 }
 
 namespace {

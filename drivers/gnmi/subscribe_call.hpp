@@ -80,6 +80,7 @@ class CallHandle {
  public:
   void poll();  // sends a Poll request: the target answers with its data and a sync_response
   bool live();
+  void cancel();  // ends the call (its done event follows, on a gRPC thread)
 
  private:
   friend class SubscribeCall;

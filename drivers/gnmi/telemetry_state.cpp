@@ -121,6 +121,34 @@ std::optional<std::uint64_t>& fecSlot(FecCounters& fec, Leaf leaf) {
   }
 }
 
+// Sets the count of bin [low, high], keeping the bins ascending: the stream
+// may send them in any order, a bin at a time.
+void setBin(std::vector<FecHistogramBin>& bins, std::uint16_t low, std::uint16_t high, std::uint64_t count) {
+  auto it = std::lower_bound(bins.begin(), bins.end(), low,
+                             [](const FecHistogramBin& b, std::uint16_t l) { return b.low < l; });
+  if (it != bins.end() && it->low == low && it->high == high) {
+    it->codewords_total = count;
+    return;
+  }
+  FecHistogramBin bin;
+  bin.low = low;
+  bin.high = high;
+  bin.codewords_total = count;
+  bins.insert(it, std::move(bin));
+}
+
+// The correction limit t of the RS code a port runs, from its FEC mode and
+// speed: IEEE 802.3 uses RS(544,514) (t = 15) for every 200G and 400G
+// (clauses 119, 134 of 802.3bs/cd) and faster PCS, RS(528,514) (t = 7) for
+// 25GBASE-R (clause 108). 50G and 100G run either code (NRZ or PAM4 lanes),
+// which speed alone does not tell: absent there, as for "fc" and "none".
+std::optional<std::uint16_t> rsCorrectableSymbols(std::string_view fec_mode, std::optional<std::uint32_t> speed_mbps) {
+  if (!equalsNoCase(fec_mode, "rs") || !speed_mbps) return std::nullopt;
+  if (*speed_mbps >= 200000) return 15;
+  if (*speed_mbps == 25000) return 7;
+  return std::nullopt;
+}
+
 ModuleFamily familyOf(std::string_view form_factor) {
   if (form_factor.starts_with("QSFP-DD") || form_factor.starts_with("OSFP") || form_factor.starts_with("QSFP112")) {
     return ModuleFamily::kCmis;
@@ -233,7 +261,10 @@ Applied TelemetryState::apply(const GnmiPath& path, const LeafValue& value, std:
     case Leaf::kInterfaceOperStatus:
     case Leaf::kInterfaceFecCorrectedBits:
     case Leaf::kInterfaceFecCorrectedBlocks:
-    case Leaf::kInterfaceFecUncorrectableBlocks: {
+    case Leaf::kInterfaceFecUncorrectableBlocks:
+    case Leaf::kInterfaceFecCodewords:
+    case Leaf::kInterfaceFecMode:
+    case Leaf::kInterfaceSpeedMbps: {
       if (b.port.empty()) return Applied::kUnknownPath;
       Interface* i = interface(b.port);
       if (!i) return Applied::kOverLimit;
@@ -286,6 +317,24 @@ Applied TelemetryState::applyInterface(Interface& i, const Binding& b, const Lea
       if (!c) return Applied::kBadValue;
       fecSlot(i.fec, b.rule->leaf) = *c;
       return Applied::kMapped;
+    }
+    case Leaf::kInterfaceFecCodewords: {
+      auto c = countOf(value);
+      if (!c) return Applied::kBadValue;
+      setBin(i.fec.histogram, b.rule->bin_low, b.rule->bin_high, *c);
+      return Applied::kMapped;
+    }
+    case Leaf::kInterfaceFecMode:
+      if (value.kind != LeafValue::Kind::kText) return Applied::kBadValue;
+      i.fec_mode = value.text;
+      i.fec.correctable_symbols = rsCorrectableSymbols(i.fec_mode, i.speed_mbps);
+      return Applied::kMapped;
+    case Leaf::kInterfaceSpeedMbps: {
+      auto c = countOf(value);  // "N/A" while the port is down: no speed
+      i.speed_mbps = c && *c > 0 && *c <= 0xFFFFFFFFu ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*c))
+                                                      : std::nullopt;
+      i.fec.correctable_symbols = rsCorrectableSymbols(i.fec_mode, i.speed_mbps);
+      return c ? Applied::kMapped : Applied::kBadValue;
     }
     default:
       return Applied::kUnknownPath;

@@ -92,7 +92,9 @@ class TelemetryState {
     std::string transceiver;
     std::vector<double> channels;  // raw physical channel indexes
     std::optional<bool> up;
-    FecCounters fec;  // the interface's own counters, which take precedence over the transceiver's
+    FecCounters fec;       // the interface's own counters, which take precedence over the transceiver's
+    std::string fec_mode;  // "rs", "fc", "none" as the NOS names the active FEC
+    std::optional<std::uint32_t> speed_mbps;
   };
 
   Module* module(std::string_view name);

@@ -72,12 +72,38 @@ constexpr std::pair<std::string_view, Leaf> kFields[] = {
     {"interface_fec_corrected_bits_total", Leaf::kInterfaceFecCorrectedBits},
     {"interface_fec_corrected_blocks_total", Leaf::kInterfaceFecCorrectedBlocks},
     {"interface_fec_uncorrectable_blocks_total", Leaf::kInterfaceFecUncorrectableBlocks},
+    {"interface_fec_codewords_total", Leaf::kInterfaceFecCodewords},
+    {"interface_fec_mode", Leaf::kInterfaceFecMode},
+    {"interface_speed_mbps", Leaf::kInterfaceSpeedMbps},
 };
+
+// `fec_bin: N` (codewords with N symbol errors) or `fec_bin: [low, high]`.
+void parseFecBin(const Reader& r, const YAML::Node& n, LeafRule& rule) {
+  auto bound = [&](const YAML::Node& b) {
+    int v = -1;
+    try {
+      v = b.as<int>();
+    } catch (const YAML::Exception&) {
+      r.fail(b, "a fec_bin bound must be a number");
+    }
+    if (v < 0 || v > 1024) r.fail(b, "a fec_bin bound must be 0..1024 (symbol errors in a codeword)");
+    return static_cast<std::uint16_t>(v);
+  };
+  if (n.IsSequence() && n.size() == 2) {
+    rule.bin_low = bound(n[0]);
+    rule.bin_high = bound(n[1]);
+    if (rule.bin_high < rule.bin_low) r.fail(n, "fec_bin [low, high] needs low <= high");
+  } else if (n.IsScalar()) {
+    rule.bin_low = rule.bin_high = bound(n);
+  } else {
+    r.fail(n, "fec_bin is N or [low, high] (symbol errors in a codeword)");
+  }
+}
 
 LeafRule parseRule(const Reader& r, const YAML::Node& node, LoadedVariant& out) {
   if (!node.IsMap()) r.fail(node, "a rule is a mapping (path: and one of module:, lane:, status:, threshold:, field:)");
-  r.onlyKeys(
-      node, {"path", "module", "lane", "status", "threshold", "field", "scale", "unit", "fixed_lane", "any_component"});
+  r.onlyKeys(node, {"path", "module", "lane", "status", "threshold", "field", "scale", "unit", "fixed_lane",
+                    "any_component", "fec_bin"});
   LeafRule rule{};
   if (!node["path"]) r.fail(node, "a rule needs path:");
   const std::string& pattern = out.text.emplace_back(r.scalar(node["path"], "path"));
@@ -176,6 +202,12 @@ LeafRule parseRule(const Reader& r, const YAML::Node& node, LoadedVariant& out) 
     if (lane < 1 || lane > 64) r.fail(n, "fixed_lane must be 1..64");
     rule.lane = static_cast<std::uint8_t>(lane);
   }
+  if (auto n = node["fec_bin"]) {
+    if (rule.leaf != Leaf::kInterfaceFecCodewords) r.fail(n, "fec_bin: goes with field: interface_fec_codewords_total");
+    parseFecBin(r, n, rule);
+  } else if (rule.leaf == Leaf::kInterfaceFecCodewords) {
+    r.fail(node, "field: interface_fec_codewords_total needs fec_bin: N or [low, high]");
+  }
   if (auto n = node["any_component"]) rule.any_component = n.IsScalar() && n.Scalar() == "true";
   return rule;
 }
@@ -222,17 +254,22 @@ void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out, cons
   v.zero_power_when_down_is_dark = base && base->zero_power_when_down_is_dark;
   if (auto n = root["zero_power_when_down_is_dark"]) v.zero_power_when_down_is_dark = r.scalar(n, "flag") == "true";
   if (auto n = root["subscribe"]) {
-    if (!n.IsSequence()) r.fail(n, "subscribe is a list of {path:, mode: sample|on_change}");
+    if (!n.IsSequence()) r.fail(n, "subscribe is a list of {path:, mode: sample|on_change, target: T}");
     for (const auto& s : n) {
       if (!s.IsMap() || !s["path"] || !s["mode"]) r.fail(s, "a subscription is {path:, mode: sample|on_change}");
-      r.onlyKeys(s, {"path", "mode"});
+      r.onlyKeys(s, {"path", "mode", "target"});
       const std::string& p = out.text.emplace_back(r.scalar(s["path"], "path"));
       if (!parsePath(p)) r.fail(s["path"], "bad path '" + p + "'");
+      // A path's own prefix target (SONiC's COUNTERS_DB beside STATE_DB), else the variant's.
+      const std::string_view target =
+          s["target"] ? std::string_view(out.text.emplace_back(r.scalar(s["target"], "target"))) : v.target;
       const std::string mode = r.scalar(s["mode"], "mode");
       if (mode == "sample") {
         out.sample_paths.push_back(p);
+        out.sample_path_targets.push_back(target);
       } else if (mode == "on_change") {
         out.on_change_paths.push_back(p);
+        out.on_change_path_targets.push_back(target);
       } else {
         r.fail(s["mode"], "mode must be sample or on_change");
       }
@@ -240,6 +277,16 @@ void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out, cons
   } else if (base) {
     out.sample_paths.assign(base->sample_paths.begin(), base->sample_paths.end());
     out.on_change_paths.assign(base->on_change_paths.begin(), base->on_change_paths.end());
+    // The base's own targets, unless this file sets another for the whole variant.
+    auto targets = [&](std::span<const std::string_view> base_targets, std::size_t count) {
+      std::vector<std::string_view> t(count, v.target);
+      if (!root["target"]) {
+        for (std::size_t i = 0; i < base_targets.size() && i < count; ++i) t[i] = base_targets[i];
+      }
+      return t;
+    };
+    out.sample_path_targets = targets(base->sample_path_targets, out.sample_paths.size());
+    out.on_change_path_targets = targets(base->on_change_path_targets, out.on_change_paths.size());
   }
   if (auto n = root["rules"]) {
     if (!n.IsSequence()) r.fail(n, "rules is a list");
@@ -250,6 +297,8 @@ void parseInto(const Reader& r, const YAML::Node& root, LoadedVariant& out, cons
   if (out.sample_paths.empty() && out.on_change_paths.empty()) r.fail(root, "a variant needs subscribe: (or extends:)");
   v.sample_paths = out.sample_paths;
   v.on_change_paths = out.on_change_paths;
+  v.sample_path_targets = out.sample_path_targets;
+  v.on_change_path_targets = out.on_change_path_targets;
   v.origins = out.origins;
   v.rules = out.rules;
   if (auto compiled = LeafRules::compile(v.rules, v.origins); !compiled) r.fail(root, compiled.error().message);

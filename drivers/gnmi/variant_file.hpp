@@ -26,6 +26,7 @@ struct LoadedVariant {
   VendorVariant variant{};
   std::deque<std::string> text;  // owns what variant and rules view (a deque never moves its strings)
   std::vector<std::string_view> sample_paths, on_change_paths, origins;
+  std::vector<std::string_view> sample_path_targets, on_change_path_targets;  // parallel to the paths
   std::vector<LeafRule> rules;
 };
 

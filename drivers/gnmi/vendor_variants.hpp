@@ -20,6 +20,12 @@ struct VendorVariant {
   std::string_view target;                            // subscription prefix target (SONiC: "STATE_DB")
   std::span<const std::string_view> sample_paths;     // values: SAMPLE at the poll interval
   std::span<const std::string_view> on_change_paths;  // oper-status, presence, identity: ON_CHANGE
+  // The prefix target of each path above, where a path names its own (index
+  // for index; empty: every path has `target`). A gNMI Subscribe has one
+  // prefix, so each distinct target is a Subscribe call of its own: SONiC's
+  // server reads one Redis DB per call (STATE_DB optics, COUNTERS_DB FEC bins).
+  std::span<const std::string_view> sample_path_targets;
+  std::span<const std::string_view> on_change_path_targets;
   std::span<const LeafRule> rules;
   // The gNMI origins its model is served under, in received paths and
   // prefixes (gNMI specification 0.10 section 2.7): "" (unset), the model's

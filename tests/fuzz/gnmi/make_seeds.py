@@ -6,6 +6,7 @@ vendor models the variants map, never from captures:
   protoc -I . --python_out=/tmp/p schemas/gnmi/gnmi.proto
   PYTHONPATH=/tmp/p /usr/bin/python3 tests/fuzz/gnmi/make_seeds.py tests/fuzz/corpus/fuzz_gnmi_notification
 """
+import json
 import struct
 import sys
 
@@ -83,9 +84,24 @@ def iosxr():
                     origin="Cisco-IOS-XR-controller-optics-oper")
 
 
+def sonic_counters():
+    """SONiC's COUNTERS_DB rows as sonic-gnmi sends them: one JSON_IETF value at
+    COUNTERS/Ethernet*, rows keyed by port name, the FEC codeword bins S0..S16
+    (S16 has no rule), a text that is no number, a port without bins."""
+    rows = {"Ethernet0": {f"SAI_PORT_STAT_IF_IN_FEC_CODEWORD_ERRORS_S{k}": str(10 ** max(0, 9 - k)) for k in range(17)},
+            "Ethernet8": {"SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES": "17",
+                          "SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES": "N/A"}}
+    r = g.SubscribeResponse()
+    r.update.prefix.target = "COUNTERS_DB"
+    u = r.update.update.add()
+    u.path.CopyFrom(path("/COUNTERS/Ethernet*"))
+    u.val.json_ietf_val = json.dumps(rows).encode()
+    return r.SerializeToString()
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     for name, data in (("seed-kinds-openconfig", every_kind()), ("seed-kinds-junos", junos()),
-                       ("seed-kinds-iosxr", iosxr())):
+                       ("seed-kinds-iosxr", iosxr()), ("seed-kinds-sonic-counters", sonic_counters())):
         with open(f"{out}/{name}", "wb") as f:
             f.write(data)

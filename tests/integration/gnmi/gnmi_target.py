@@ -20,7 +20,14 @@ paths, channels numbered 1..N; `junos` is Juniper's native optics sensor
 from 0, Rx power as bytes_val IEEE 754 float32 in network byte order);
 `iosxr` is Cisco-IOS-XR-controller-optics-oper optics-info with keyless
 lane-data (lane-index 1..N, power in 0.01 dBm); `srlinux` is SR Linux's
-native /interface[name]/transceiver with channel[index] from 1.
+native /interface[name]/transceiver with channel[index] from 1; `sonic` is SONiC's
+telemetry container: Redis tables as JSON_IETF rows keyed by port name, one
+DB per Subscribe call (prefix target STATE_DB: TRANSCEIVER_DOM_SENSOR,
+TRANSCEIVER_INFO, PORT_TABLE; COUNTERS_DB: COUNTERS/Ethernet* with the FEC
+codeword bins SAI_PORT_STAT_IF_IN_FEC_CODEWORD_ERRORS_S0..S15, whose
+highest growing bin climbs one symbol every --tail-step seconds on
+Ethernet1; Ethernet2 has no bins), any other target refused as the server
+does.
 
 The message classes come from schemas/gnmi/gnmi.proto through protoc
 --python_out (--proto-out names the directory they were generated into).
@@ -61,7 +68,9 @@ def parse_args():
     p.add_argument("--slow", action="store_true", help="accept calls, never answer")
     p.add_argument("--oversize-after", type=float, help="one notification of 256 KiB after N s")
     p.add_argument("--unknown-paths", action="store_true")
-    p.add_argument("--dialect", default="openconfig", choices=["openconfig", "qualified", "junos", "iosxr", "srlinux"])
+    p.add_argument("--dialect", default="openconfig",
+                   choices=["openconfig", "qualified", "junos", "iosxr", "srlinux", "sonic"])
+    p.add_argument("--tail-step", type=float, default=1.0, help="sonic: seconds per symbol the FEC tail climbs")
     p.add_argument("--log", required=True)
     return p.parse_args()
 
@@ -200,8 +209,44 @@ def native_updates(now):
     return notes
 
 
-def sample_updates(encoding, now):
+def sonic_rows(db, now):
+    """SONiC's Redis rows as its gNMI server sends them: one JSON_IETF value per
+    subscribed table, rows keyed by port name (sonic-gnmi, virtual paths)."""
+    tables = {}
+    if db == "STATE_DB":
+        dom, info, port_table = {}, {}, {}
+        for i, (iface, (_comp, ff, _pmd, lanes, _kind)) in enumerate(PORTS.items()):
+            dom[iface] = {"temperature": "41.0", "voltage": "3.30"}
+            for lane in range(1, lanes + 1):
+                dom[iface].update({f"rx{lane}power": f"{rx_power(iface, lane, now):.2f}", f"tx{lane}power": "1.00",
+                                   f"tx{lane}bias": "7.50"})
+            info[iface] = {"manufacturer": "ACME OPTICS", "model": f"PN-{ff}", "serial": f"SN-{iface}", "type": ff}
+            port_table[iface] = {"oper_status": "up", "fec": "rs", "speed": str(800000 if lanes == 8 else 400000)}
+        tables = {"TRANSCEIVER_DOM_SENSOR": dom, "TRANSCEIVER_INFO": info, "PORT_TABLE": port_table}
+    elif db == "COUNTERS_DB":
+        # Bins 0..top grow by a per-bin step each call; top climbs with time.
+        steps = int((now - START) * 20)
+        top = min(15, 2 + int((now - START) / ARGS.tail_step))
+        bins = {f"SAI_PORT_STAT_IF_IN_FEC_CODEWORD_ERRORS_S{k}": str((10 ** max(0, 9 - k)) + (steps * (16 - k) if k <= top else 0))
+                for k in range(16)}
+        tables = {"COUNTERS/Ethernet*": {
+            "Ethernet1": dict(bins, SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES=str(1000 + steps),
+                              SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES="0"),
+            "Ethernet2": {"SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES": str(500 + steps),
+                          "SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES": "0"}}}
+    notes = []
+    for table, rows in tables.items():
+        n = pb.Notification(timestamp=int(now * 1e9), prefix=pb.Path(target=db))
+        at = n.update.add(path=path(table))
+        at.val.json_ietf_val = json.dumps(rows).encode()
+        notes.append(n)
+    return notes
+
+
+def sample_updates(encoding, now, db=""):
     """The SAMPLE leaves: module and per-channel values."""
+    if ARGS.dialect == "sonic":
+        return sonic_rows(db, now)
     if ARGS.dialect not in ("openconfig", "qualified"):
         return native_updates(now)
     notes = []
@@ -314,9 +359,13 @@ def subscribe(request_iterator, context):
     sub = request.subscribe
     modes = [(("/" + "/".join(e.name for e in s.path.elem)), pb.SubscriptionMode.Name(s.mode), s.sample_interval,
               s.heartbeat_interval) for s in sub.subscription]
+    db = sub.prefix.target
     log({"rpc": "Subscribe", "mode": pb.SubscriptionList.Mode.Name(sub.mode),
-         "encoding": pb.Encoding.Name(sub.encoding), "updates_only": sub.updates_only, "subscriptions": modes})
+         "encoding": pb.Encoding.Name(sub.encoding), "updates_only": sub.updates_only, "subscriptions": modes,
+         "target": db})
     encoding = sub.encoding
+    if ARGS.dialect == "sonic" and db not in ("STATE_DB", "COUNTERS_DB"):
+        context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"Invalid target name {db}")
     if sub.mode == pb.SubscriptionList.STREAM and dropping():
         log({"rpc": "refused", "mode": "STREAM"})
         context.abort(grpc.StatusCode.UNAVAILABLE, "test target drops the stream")
@@ -324,13 +373,13 @@ def subscribe(request_iterator, context):
         for req in request_iterator:
             if req.HasField("poll"):
                 log({"rpc": "Poll"})
-                for n in static_updates(encoding, time.time()) + sample_updates(encoding, time.time()):
+                for n in static_updates(encoding, time.time()) + sample_updates(encoding, time.time(), db):
                     yield pb.SubscribeResponse(update=n)
                 yield pb.SubscribeResponse(sync_response=True)
         return
     now = time.time()
     if not (sub.mode == pb.SubscriptionList.STREAM and sub.updates_only):
-        for n in static_updates(encoding, now) + sample_updates(encoding, now):
+        for n in static_updates(encoding, now) + sample_updates(encoding, now, db):
             yield pb.SubscribeResponse(update=n)
     yield pb.SubscribeResponse(sync_response=True)
     if sub.mode == pb.SubscriptionList.ONCE:
@@ -359,7 +408,7 @@ def subscribe(request_iterator, context):
             yield pb.SubscribeResponse(update=oper_update("Ethernet2", encoding, now))
         if now - last_sample >= interval:
             last_sample = now
-            for n in sample_updates(encoding, now):
+            for n in sample_updates(encoding, now, db):
                 yield pb.SubscribeResponse(update=n)
 
 

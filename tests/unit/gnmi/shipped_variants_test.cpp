@@ -99,7 +99,7 @@ TEST(GnmiShippedVariants, SubscriptionsAndConventionsAsBefore) {
       {"openconfig", 49, 7, 14, "", "", 0, true, true},
       {"cumulus", 49, 8, 14, "", "", 0, true, true},
       {"srlinux", 11, 3, 6, "", "", 1, true, false},
-      {"sonic", 32, 1, 2, "", "STATE_DB", 1, false, false},
+      {"sonic", 52, 2, 2, "", "STATE_DB", 1, false, false},
       {"junos", 22, 1, 0, "", "", 0, true, false},
       {"iosxr", 6, 1, 0, "Cisco-IOS-XR-controller-optics-oper", "", 1, true, false},
   };

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -87,6 +88,47 @@ TEST(GnmiVariantFile, ErrorsSayFileLineColumn) {
   EXPECT_NE(errorOf("name: x\nsubscribe: [{path: /a, mode: sometimes}]\n").find("sample or on_change"),
             std::string::npos);
   EXPECT_NE(errorOf("name: x\nextends: openconfig\nchannel_base: {default: 2}\n").find("0 or 1"), std::string::npos);
+}
+
+// `fec_bin:` names the histogram bin a counter leaf holds (N or [low, high]);
+// a subscription may name its own prefix target, and extending keeps the
+// base's (sonic's COUNTERS_DB call).
+TEST(GnmiVariantFile, FecBinsAndAPrefixTargetPerSubscription) {
+  auto loaded = parseVariantFile(
+      "name: x\ntarget: DB_A\nsubscribe:\n  - {path: /a, mode: sample}\n  - {path: /c, mode: sample, target: DB_C}\n"
+      "rules:\n  - {path: /c/$port/s2, field: interface_fec_codewords_total, fec_bin: 2}\n"
+      "  - {path: /c/$port/s4to7, field: interface_fec_codewords_total, fec_bin: [4, 7]}\n",
+      "v.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const VendorVariant& v = (*loaded)->variant;
+  ASSERT_EQ(v.sample_path_targets.size(), 2u);
+  EXPECT_EQ(v.sample_path_targets[0], "DB_A");
+  EXPECT_EQ(v.sample_path_targets[1], "DB_C");
+  ASSERT_EQ(v.rules.size(), 2u);
+  EXPECT_EQ(v.rules[0].bin_low, 2);
+  EXPECT_EQ(v.rules[0].bin_high, 2);
+  EXPECT_EQ(v.rules[1].bin_low, 4);
+  EXPECT_EQ(v.rules[1].bin_high, 7);
+
+  auto extended = parseVariantFile("name: y\nextends: sonic\n", "v.yaml");
+  ASSERT_TRUE(extended) << extended.error().message;
+  const auto& targets = (*extended)->variant.sample_path_targets;
+  EXPECT_NE(std::find(targets.begin(), targets.end(), "COUNTERS_DB"), targets.end());
+
+  const std::string head = "name: x\nsubscribe: [{path: /a, mode: sample}]\nrules:\n";
+  EXPECT_NE(errorOf(head + "  - {path: /a/$port/s, field: interface_fec_codewords_total}\n").find("needs fec_bin"),
+            std::string::npos);
+  EXPECT_NE(errorOf(head + "  - {path: /a/$port/s, field: vendor, fec_bin: 3}\n").find("goes with field"),
+            std::string::npos);
+  EXPECT_NE(errorOf(head + "  - {path: /a/$port/s, field: interface_fec_codewords_total, fec_bin: [7, 4]}\n")
+                .find("low <= high"),
+            std::string::npos);
+  EXPECT_NE(
+      errorOf(head + "  - {path: /a/$port/s, field: interface_fec_codewords_total, fec_bin: -1}\n").find("0..1024"),
+      std::string::npos);
+  EXPECT_NE(errorOf("name: x\nsubscribe: [{path: /a, mode: sample, db: X}]\nrules: [{path: /a/b, field: vendor}]\n")
+                .find("unknown key 'db'"),
+            std::string::npos);
 }
 
 // `unit: mw | uw | w` (the SNMP profiles' words): power in mW lands in dBm

@@ -21,6 +21,7 @@
 #include "daemon/exporter/metrics_exporter.hpp"
 #include "daemon/exporter/sample_series.hpp"
 #include "daemon/output/poll_json.hpp"
+#include "daemon/output/sample_json.hpp"
 #include "daemon/pipeline/pipeline.hpp"
 #include "daemon/rules/rules_engine.hpp"
 #include "daemon/service/poll_sinks.hpp"
@@ -35,9 +36,13 @@ constexpr std::int64_t kIntervalMs = 30'000;
 // What poll-once would print for each target: the same function on the same poll.
 class PollOnceJson : public PollSink {
  public:
-  void onPoll(const PublishedPoll& poll) override { json[poll.target] = pollToJson(poll); }
+  void onPoll(const PublishedPoll& poll) override {
+    json[poll.target] = pollToJson(poll);
+    samples[poll.target] = poll.samples;
+  }
   void onPollFailed(const FailedPoll& poll) override { json[poll.target] = pollToJson(poll); }
   std::map<std::string, nlohmann::json> json;
+  std::map<std::string, std::shared_ptr<const std::vector<Sample>>> samples;  // the poll the JSON was made of
 };
 
 // "name{target=...,port=...,lane=...}" as a key independent of label order.
@@ -122,7 +127,10 @@ TEST(PollOnceMatchesMetrics, DemoFleetValueForValue) {
   std::size_t compared = 0;
   std::size_t derived_ber = 0;
   ASSERT_EQ(poll_once.json.size(), names.size());
-  for (const auto& [target, json] : poll_once.json) {
+  for (const auto& entry : poll_once.json) {
+    // Named, not bound: the lambda below captures it (clang 14 cannot capture a structured binding).
+    const std::string& target = entry.first;
+    const nlohmann::json& json = entry.second;
     ASSERT_TRUE(json["ok"].get<bool>()) << target;
     for (const auto& sample : json["samples"]) {
       const std::string port = sample["port"];
@@ -157,8 +165,93 @@ TEST(PollOnceMatchesMetrics, DemoFleetValueForValue) {
   }
   EXPECT_GT(compared, 1000u);
   EXPECT_GT(derived_ber, 0u) << "no pre-FEC BER in poll-once's JSON: the preparation was skipped";
+
+  // The FEC codeword histogram: every bin of every port, bounds and count as
+  // the Sample has them; the second poll's tail and margin as /metrics has them.
+  const std::map<std::string, double> tails =
+      valueSeries((*exporter)->render(), {"opticsd_port_fec_tail_symbols", "opticsd_port_fec_margin_symbols"});
+  std::size_t bins = 0;
+  std::size_t tails_seen = 0;
+  for (const auto& [target, json] : poll_once.json) {
+    const auto& samples = *poll_once.samples.at(target);
+    ASSERT_EQ(json["samples"].size(), samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const Sample& s = samples[i];
+      const auto& j = json["samples"][i];
+      if (s.fec.histogram.empty()) {
+        EXPECT_FALSE(j.contains("fec") && j["fec"].contains("histogram")) << target << " " << s.port;
+        continue;
+      }
+      ASSERT_TRUE(j["fec"].contains("histogram")) << target << " " << s.port << ": bins missing from poll-once";
+      const auto& h = j["fec"]["histogram"];
+      ASSERT_EQ(h.size(), s.fec.histogram.size());
+      for (std::size_t b = 0; b < h.size(); ++b) {
+        EXPECT_EQ(h[b]["low"].get<int>(), s.fec.histogram[b].low);
+        EXPECT_EQ(h[b]["high"].get<int>(), s.fec.histogram[b].high);
+        EXPECT_EQ(h[b]["codewords_total"].get<std::uint64_t>(), *s.fec.histogram[b].codewords_total);
+        ++bins;
+      }
+      EXPECT_EQ(j["fec"]["correctable_symbols"].get<int>(), *s.fec.correctable_symbols);
+      const auto tail = tails.find(seriesKey("opticsd_port_fec_tail_symbols", target, s.port));
+      if (tail == tails.end()) {
+        EXPECT_FALSE(j["fec"].contains("tail_symbols")) << target << " " << s.port;
+        continue;
+      }
+      ++tails_seen;
+      ASSERT_TRUE(j["fec"].contains("tail_symbols")) << target << " " << s.port;
+      EXPECT_EQ(j["fec"]["tail_symbols"].get<double>(), tail->second);
+      EXPECT_EQ(j["fec"]["margin_symbols"].get<double>(),
+                tails.at(seriesKey("opticsd_port_fec_margin_symbols", target, s.port)));
+    }
+  }
+  EXPECT_GT(bins, 1000u);
+  EXPECT_GT(tails_seen, 0u) << "no port had a tail on the second poll";
   // Nothing on /metrics that poll-once did not print.
   for (const auto& [series, value] : metrics) ADD_FAILURE() << series << " " << value << ": on /metrics only";
+}
+
+}  // namespace
+}  // namespace opticsd
+
+namespace opticsd {
+namespace {
+
+// A NIC that counts the histogram per lane (kernel 6.18+): per-lane counts
+// in poll-once's JSON, and the lane tails and margins of a window; a lane
+// that did not grow is null, not 0.
+TEST(PollOnceJson, HistogramBinsPerLaneAndTheLaneTails) {
+  Sample s;
+  s.target = "host-1";
+  s.port = "eth2";
+  s.fec.correctable_symbols = 15;
+  s.fec.histogram = {{0, 0, 1000, {600, 400}}, {1, 3, std::nullopt, {7, 0}}, {4, 15, 2, {}}};
+  s.fec.tail.symbols = 15;
+  s.fec.tail.lane_symbols = {3, std::nullopt};
+  const auto j = sampleToJson(s);
+  const auto& h = j["fec"]["histogram"];
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0]["low"], 0);
+  EXPECT_EQ(h[0]["high"], 0);
+  EXPECT_EQ(h[0]["codewords_total"], 1000);
+  EXPECT_EQ(h[0]["lane_codewords_total"], nlohmann::json({600, 400}));
+  EXPECT_EQ(h[1]["low"], 1);
+  EXPECT_EQ(h[1]["high"], 3);
+  EXPECT_FALSE(h[1].contains("codewords_total")) << "a total the NIC does not give is absent";
+  EXPECT_EQ(h[1]["lane_codewords_total"], nlohmann::json({7, 0}));
+  EXPECT_FALSE(h[2].contains("lane_codewords_total"));
+  EXPECT_EQ(j["fec"]["correctable_symbols"], 15);
+  EXPECT_EQ(j["fec"]["tail_symbols"], 15);
+  EXPECT_EQ(j["fec"]["margin_symbols"], 0);
+  EXPECT_EQ(j["fec"]["lane_tail_symbols"], nlohmann::json({3, nullptr}));
+  EXPECT_EQ(j["fec"]["lane_margin_symbols"], nlohmann::json({12, nullptr}));
+
+  Sample none;
+  none.port = "eth3";
+  none.fec.corrected_blocks_total = 5;
+  const auto k = sampleToJson(none);
+  for (const char* key : {"histogram", "tail_symbols", "margin_symbols", "correctable_symbols", "lane_tail_symbols"}) {
+    EXPECT_FALSE(k["fec"].contains(key)) << key;
+  }
 }
 
 }  // namespace
