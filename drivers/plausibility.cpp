@@ -7,8 +7,6 @@
 namespace opticsd {
 namespace {
 
-bool plausible(double v, const MetricInfo& info) { return std::isfinite(v) && v >= info.min && v <= info.max; }
-
 std::string describe(const MetricInfo& info, double v, int lane, const char* what) {
   char text[160];
   std::snprintf(text, sizeof text, "%s%s %g is outside the possible range %g..%g, dropped",

@@ -6,11 +6,16 @@
 // threshold set whose levels are out of order (high alarm >= high warning >=
 // low warning >= low alarm, levels not given aside) is dropped whole.
 
+#include <cmath>
 #include <cstddef>
 
+#include "drivers/measurement.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {
+
+// Whether a reading of `info`'s metric could be real: the one test every drop below applies.
+inline bool plausible(double v, const MetricInfo& info) { return std::isfinite(v) && v >= info.min && v <= info.max; }
 
 // Returns how many values of `sample` (module, lanes and thresholds) were
 // outside their metric's range or not finite and were dropped.

@@ -311,7 +311,7 @@ Result<BacktestReport> runBacktest(const BacktestOptions& options, bool compare)
       min_gap(history.modules().size(), std::numeric_limits<std::int64_t>::max());
   auto walked = history.forEachPoll(since, until, [&](StoredPoll& poll) {
     report.rows += poll.samples.size();
-    preparation.preparePoll(*poll.target, poll.ts, poll.samples);
+    preparation.preparePoll(*poll.target, poll.ts, poll.samples, poll.checked);
     for (std::size_t i = 0; i < poll.samples.size(); ++i) {
       const Sample& s = poll.samples[i];
       const std::uint32_t module = poll.modules[i];

@@ -1,6 +1,7 @@
 #include "daemon/backtest/event_labeler.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "daemon/rules/rule_type.hpp"
 
@@ -103,10 +104,14 @@ void EventLabeler::observe(std::uint32_t module, const Sample& s, std::vector<Hi
       if (const auto& b = lane.values[LaneMetric::kPreFecBerRatio]; b && (!worst_ber || *b > *worst_ber)) worst_ber = b;
     }
   }
-  for (int n = 1; n <= 64; ++n) {
+  // Only the lanes that newly lost signal or went dark, lowest first (almost every row: none).
+  const std::uint64_t new_los = los & ~st.los;
+  const std::uint64_t new_dark = lit != 0 ? dark & ~st.dark : 0;
+  for (std::uint64_t rest = st.seen ? new_los | new_dark : 0; rest != 0; rest &= rest - 1) {
+    const int n = std::countr_zero(rest) + 1;
     const std::uint64_t bit = std::uint64_t{1} << (n - 1);
-    if ((los & bit) && !(st.los & bit) && st.seen) emit(st, s, EventKind::kLossOfSignal, n, out);
-    if ((dark & bit) && !(st.dark & bit) && lit != 0 && st.seen) emit(st, s, EventKind::kLaneDark, n, out);
+    if (new_los & bit) emit(st, s, EventKind::kLossOfSignal, n, out);
+    if (new_dark & bit) emit(st, s, EventKind::kLaneDark, n, out);
   }
   st.los = los;
   st.dark = dark;

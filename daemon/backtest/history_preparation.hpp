@@ -20,9 +20,11 @@ namespace opticsd {
 class HistoryPreparation {
  public:
   void prepare(Sample& sample);
-  // The Samples of one poll of `target`, stamped `ts` (a StoredPoll's), in place.
-  void preparePoll(const std::string& target, std::int64_t ts, std::vector<Sample>& poll) {
-    preparation_.prepare(target, ts, poll);
+  // The Samples of one poll of `target`, stamped `ts` (a StoredPoll's), in
+  // place; `checked`: what rebuilding them already tested (StoredPoll::checked).
+  void preparePoll(const std::string& target, std::int64_t ts, std::vector<Sample>& poll,
+                   const std::vector<PollPreparation::Checked>& checked) {
+    preparation_.prepare(target, ts, poll, checked);
   }
 
  private:

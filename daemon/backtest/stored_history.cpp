@@ -12,6 +12,7 @@
 #include "daemon/store/schema.hpp"
 #include "daemon/store/threshold_rows.hpp"
 #include "drivers/measurement.hpp"
+#include "drivers/plausibility.hpp"
 
 namespace opticsd {
 namespace {
@@ -203,6 +204,12 @@ Result<void> StoredHistory::load() {
     ThresholdTable t;
     t.first_seen_ms = limits->columnInt(1).value_or(0);
     t.table.mutate() = std::move(*table);
+    {
+      // Tested once here, not on every row that carries it: a table is the same on each.
+      Sample probe;
+      probe.shared_thresholds = t.table;
+      t.plausible = dropImplausibleThresholds(probe) == 0;
+    }
     thresholds_[*index].push_back(std::move(t));
   }
   auto span = db_.prepare("SELECT min(ts_ms), max(ts_ms) FROM module_history");
@@ -228,7 +235,7 @@ const StoredHistory::Identity* StoredHistory::identityAt(std::uint32_t module, s
   return it == list.begin() ? &list.front() : &*std::prev(it);
 }
 
-const CopyOnWrite<ModuleThresholds>* StoredHistory::thresholdsAt(std::uint32_t module, std::int64_t ts,
+const StoredHistory::ThresholdTable* StoredHistory::thresholdsAt(std::uint32_t module, std::int64_t ts,
                                                                  std::int64_t since_ms) const {
   const auto& list = thresholds_[module];
   auto it = std::upper_bound(list.begin(), list.end(), ts,
@@ -236,17 +243,17 @@ const CopyOnWrite<ModuleThresholds>* StoredHistory::thresholdsAt(std::uint32_t m
   if (it == list.begin()) return nullptr;
   --it;
   // A table recorded for the module that was in the port before this one is not its.
-  return it->first_seen_ms >= since_ms ? &it->table : nullptr;
+  return it->first_seen_ms >= since_ms ? &*it : nullptr;
 }
 
-void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& s) const {
+PollPreparation::Checked StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values,
+                                                Sample& s) const {
   // Reset what the previous row left, keeping the buffers.
   s.target = modules_[module].target;
   s.port = modules_[module].port;
   s.timestamp_ms = ts;
   s.module_present = true;
   s.module = ModuleValues{};
-  s.lanes.clear();
   s.fec = FecCounters{};
   s.link = LinkState{};
   s.issues.clear();
@@ -254,14 +261,25 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
   const Identity* id = identityAt(module, ts);
   s.shared_identity = id != nullptr ? id->identity : CopyOnWrite<ModuleIdentity>{};
   const auto* limits = thresholdsAt(module, ts, id != nullptr ? id->first_seen_ms : 0);
-  s.shared_thresholds = limits != nullptr ? *limits : CopyOnWrite<ModuleThresholds>{};
+  s.shared_thresholds = limits != nullptr ? limits->table : CopyOnWrite<ModuleThresholds>{};
+  PollPreparation::Checked checked;
+  checked.thresholds_plausible = limits == nullptr || limits->plausible;  // no table: no limit to drop
+  bool readings_plausible = true;
+  // The previous row's Lanes are reused in place (their metric arrays keep
+  // their blocks: a lane of more metrics than fit inline allocates once, not
+  // every row), reset as new; the ones this row does not fill go at the end.
+  std::size_t lanes_used = 0;
   std::array<int, 65> lane_at{};
   lane_at.fill(-1);
   const auto lane = [&](int n) -> Lane& {
     if (lane_at[static_cast<std::size_t>(n)] < 0) {
-      lane_at[static_cast<std::size_t>(n)] = static_cast<int>(s.lanes.size());
-      s.lanes.emplace_back();
-      s.lanes.back().number = static_cast<std::uint16_t>(n);
+      lane_at[static_cast<std::size_t>(n)] = static_cast<int>(lanes_used);
+      if (lanes_used == s.lanes.size()) s.lanes.emplace_back();
+      Lane& l = s.lanes[lanes_used++];
+      l.number = static_cast<std::uint16_t>(n);
+      l.values.clear();
+      l.flags.clear();
+      l.status = LaneStatus{};
     }
     return s.lanes[static_cast<std::size_t>(lane_at[static_cast<std::size_t>(n)])];
   };
@@ -280,9 +298,15 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
         break;
       case Slot::kMetric:
         if (v.lane == 0 && slot.module_metric) {
-          s.module.set(*slot.module_metric, value());
+          const double x = value();
+          readings_plausible =
+              readings_plausible && plausible(x, kModuleMetricInfo[static_cast<std::size_t>(*slot.module_metric)]);
+          s.module.set(*slot.module_metric, x);
         } else if (v.lane > 0 && slot.lane_metric) {
-          lane(v.lane).values.set(*slot.lane_metric, value());
+          const double x = value();
+          readings_plausible =
+              readings_plausible && plausible(x, kLaneMetricInfo[static_cast<std::size_t>(*slot.lane_metric)]);
+          lane(v.lane).values.set(*slot.lane_metric, x);
         }
         break;
       case Slot::kLaneFlag:
@@ -311,9 +335,13 @@ void StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedV
         break;
     }
   }
+  s.lanes.resize(lanes_used);
   // Lanes arrive in order (the first lane key lists them all): sort only what did not.
   const auto by_number = [](const Lane& a, const Lane& b) { return a.number < b.number; };
   if (!std::is_sorted(s.lanes.begin(), s.lanes.end(), by_number)) std::sort(s.lanes.begin(), s.lanes.end(), by_number);
+  // Every reading was set above and tested as it was (none is left from the previous row).
+  checked.readings_plausible = readings_plausible;
+  return checked;
 }
 
 void StoredHistory::resizePoll(StoredPoll& poll, std::size_t n) {
@@ -386,6 +414,7 @@ Result<void> StoredHistory::forEachPoll(std::int64_t since_ms, std::int64_t unti
       poll.ts = slice[i].ts;
       poll.modules.clear();
       poll.kinds.clear();
+      poll.checked.clear();
       for (std::size_t k = i; k < j; ++k) {
         const Raw& raw = slice[k];
         if (auto ok = unpackInto(std::string_view(blobs).substr(raw.offset, raw.size), values); !ok) {
@@ -394,7 +423,7 @@ Result<void> StoredHistory::forEachPoll(std::int64_t since_ms, std::int64_t unti
         }
         poll.modules.push_back(raw.module);
         poll.kinds.push_back(static_cast<RowKind>(raw.kind));
-        rebuild(raw.module, raw.ts, values, poll.samples[k - i]);
+        poll.checked.push_back(rebuild(raw.module, raw.ts, values, poll.samples[k - i]));
       }
       visit(poll);
       i = j;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/pipeline/poll_preparation.hpp"
 #include "daemon/rules/bias_baseline.hpp"
 #include "daemon/rules/finding.hpp"
 #include "daemon/store/packed_sample.hpp"
@@ -47,6 +48,10 @@ struct StoredPoll {
   std::vector<std::uint32_t> modules;
   std::vector<RowKind> kinds;
   std::vector<Sample> samples;
+  // What rebuilding found of each Sample: every reading and limit decoded
+  // was tested as PollPreparation tests it, so preparation skips the test
+  // where it would drop nothing.
+  std::vector<PollPreparation::Checked> checked;
 };
 
 class StoredHistory {
@@ -83,6 +88,7 @@ class StoredHistory {
   struct ThresholdTable {
     std::int64_t first_seen_ms = 0;
     CopyOnWrite<ModuleThresholds> table;
+    bool plausible = false;  // dropImplausibleThresholds drops nothing of it
   };
   // What a key code fills in a Sample.
   struct Slot {
@@ -116,14 +122,16 @@ class StoredHistory {
 
   StoredHistory() = default;
   Result<void> load();
-  void rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values, Sample& out) const;
+  // Returns what it found plausible (PollPreparation::Checked).
+  PollPreparation::Checked rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values,
+                                   Sample& out) const;
   // Resizes the poll's Samples to `n`, parking the surplus (with their buffers) for later polls.
   void resizePoll(StoredPoll& poll, std::size_t n);
   // Where modules_ holds the module of this id (modules_ is by id).
   std::optional<std::size_t> moduleIndex(std::int64_t id) const;
   const Identity* identityAt(std::uint32_t module, std::int64_t ts) const;
   // The module's own limits at `ts`: the last table recorded since its identity (`since_ms`) began.
-  const CopyOnWrite<ModuleThresholds>* thresholdsAt(std::uint32_t module, std::int64_t ts, std::int64_t since_ms) const;
+  const ThresholdTable* thresholdsAt(std::uint32_t module, std::int64_t ts, std::int64_t since_ms) const;
 
   std::filesystem::path path_;  // what is read: the file, or the migrated copy
   std::filesystem::path copy_;  // the migrated copy to remove, if any

@@ -59,13 +59,17 @@ std::optional<PortRate> portRate(const LinkState& link, std::size_t lane_counter
 }
 
 void FecBerDeriver::forget(const std::string& target, const std::string& port) {
+  last_ = LastTarget{};
   auto t = previous_.find(target);
   if (t == previous_.end()) return;
   t->second.erase(port);
   if (t->second.empty()) previous_.erase(t);
 }
 
-void FecBerDeriver::forgetTarget(const std::string& target) { previous_.erase(target); }
+void FecBerDeriver::forgetTarget(const std::string& target) {
+  last_ = LastTarget{};
+  previous_.erase(target);
+}
 
 std::size_t FecBerDeriver::ports() const {
   std::size_t n = 0;
@@ -79,11 +83,16 @@ void FecBerDeriver::apply(Sample& sample) {
   Baseline current{sample.timestamp_ms,          sample.identity().serial,       sample.module_present,
                    now.corrected_blocks_total,   now.uncorrectable_blocks_total, now.corrected_bits_total,
                    now.lane_corrected_bits_total};
-  auto target = previous_.find(sample.target);
-  if (target == previous_.end()) target = previous_.emplace(sample.target, Ports{}).first;
-  auto it = target->second.find(sample.port);
-  if (it == target->second.end()) {
-    target->second.emplace(sample.port, std::move(current));
+  if (last_.ports == nullptr || *last_.name != sample.target) {
+    auto found = previous_.find(sample.target);
+    if (found == previous_.end()) found = previous_.emplace(sample.target, Ports{}).first;
+    last_.name = &found->first;
+    last_.ports = &found->second;
+  }
+  Ports& ports = *last_.ports;
+  auto it = ports.find(sample.port);
+  if (it == ports.end()) {
+    ports.emplace(sample.port, std::move(current));
     return;  // first sample: nothing to compare with (no value, not 0)
   }
   Baseline before = std::move(it->second);

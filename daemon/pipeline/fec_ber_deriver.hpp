@@ -68,6 +68,22 @@ class FecBerDeriver {
   };
   using Ports = std::map<std::string, Baseline, std::less<>>;
   std::map<std::string, Ports, std::less<>> previous_;
+  // The target the last Sample was of: a poll's Samples share one, so its
+  // ports are found by one name comparison, not a walk of every target's
+  // name (a map node stays put until erased; forget* drop this).
+  struct LastTarget {
+    const std::string* name = nullptr;
+    Ports* ports = nullptr;
+    LastTarget() = default;
+    // A copied or moved deriver looks its target up afresh (these point into the old map).
+    LastTarget(const LastTarget&) {}
+    LastTarget& operator=(const LastTarget&) {
+      name = nullptr;
+      ports = nullptr;
+      return *this;
+    }
+  };
+  LastTarget last_;
 };
 
 }  // namespace opticsd

@@ -7,19 +7,26 @@
 namespace opticsd {
 
 std::size_t PollPreparation::prepare(const std::string& target, std::int64_t started_ms, std::vector<Sample>& samples) {
+  return prepare(target, started_ms, samples, {});
+}
+
+std::size_t PollPreparation::prepare(const std::string& target, std::int64_t started_ms, std::vector<Sample>& samples,
+                                     const std::vector<Checked>& checked) {
   std::size_t implausible = 0;
-  for (auto& sample : samples) {
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    Sample& sample = samples[i];
+    const Checked known = i < checked.size() ? checked[i] : Checked{};
     sample.target = target;
     if (sample.timestamp_ms == 0) sample.timestamp_ms = started_ms;
     const std::size_t before = sample.issues.size();
-    if (const std::size_t n = dropImplausibleReadings(sample); n > 0) {
+    if (const std::size_t n = known.readings_plausible ? 0 : dropImplausibleReadings(sample); n > 0) {
       implausible += n;
       if (auto suppressed = limiter_.allow(target + "\nimplausible")) {
         spdlog::warn("implausible value dropped target={} port={} detail={} values_this_poll={} suppressed={}", target,
                      logValue(sample.port), logValue(sample.issues[before]), n, *suppressed);
       }
     }
-    implausible += dropThresholdsOncePerModule(target, sample);
+    if (!known.thresholds_plausible) implausible += dropThresholdsOncePerModule(target, sample);
     fec_.apply(sample);
   }
   if (maintenance_) maintenance_(target, samples);

@@ -38,6 +38,17 @@ class PollPreparation {
   // (every impossible reading; a module's impossible thresholds once).
   std::size_t prepare(const std::string& target, std::int64_t started_ms, std::vector<Sample>& samples);
 
+  // What a caller has already checked of a Sample (the backtest, rebuilding
+  // stored rows, tests each value as it decodes it): a check known to drop
+  // nothing is skipped, the rest is prepare()'s own.
+  struct Checked {
+    bool readings_plausible = false;    // dropImplausibleReadings would drop nothing
+    bool thresholds_plausible = false;  // dropImplausibleThresholds would drop nothing
+  };
+  // prepare(), `checked[i]` saying what is known of samples[i] (same size).
+  std::size_t prepare(const std::string& target, std::int64_t started_ms, std::vector<Sample>& samples,
+                      const std::vector<Checked>& checked);
+
   // Marks the Samples of ports paused on purpose (the config's `maintenance:`
   // list, swapped on reload); empty: nothing is paused.
   using MaintenanceMarker = std::function<void(const std::string& target, std::vector<Sample>& samples)>;

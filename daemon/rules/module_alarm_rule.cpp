@@ -113,7 +113,10 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
   for (const Lane& lane : s.lanes) {
     if (!usable(lane) || laneIndex(lane) >= kMaxLanes) continue;
     std::uint64_t look = 0;
-    for (std::size_t m = 0; m < kLaneMetricCount; ++m) look |= raised(lane.flags[m]) ? std::uint64_t{1} << m : 0;
+    // A lane with no flag written (history keeps none) has none raised: its 49 look-ups skipped.
+    if (!lane.flags.empty()) {
+      for (std::size_t m = 0; m < kLaneMetricCount; ++m) look |= raised(lane.flags[m]) ? std::uint64_t{1} << m : 0;
+    }
     for (std::uint64_t rest = limited & ~look; rest != 0; rest &= rest - 1) {
       const auto m = static_cast<std::size_t>(std::countr_zero(rest));
       if (outside(lane.values[static_cast<LaneMetric>(m)], bands[m])) look |= std::uint64_t{1} << m;

@@ -27,24 +27,38 @@ std::uint64_t zigzag(std::int64_t v) {
 }
 std::int64_t unzigzag(std::uint64_t v) { return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1); }
 
+// Reads the varints of one blob. A read that fails leaves `error()` saying
+// why and every later read failing too, so a decoder checks once per value
+// and builds the message only for a bad blob (a history walk reads millions).
 class Reader {
  public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  bool done() const { return pos_ >= in_.size(); }
-  Result<std::uint64_t> varint() {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= in_.size()) return fail("history blob truncated");
-      const auto byte = static_cast<std::uint8_t>(in_[pos_++]);
-      v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return v;
+  explicit Reader(std::string_view in) : pos_(in.data()), end_(in.data() + in.size()) {}
+  bool done() const { return pos_ >= end_; }
+  const char* error() const { return error_; }
+  bool varint(std::uint64_t& v) {
+    if (pos_ < end_ && (static_cast<std::uint8_t>(*pos_) & 0x80) == 0) {  // most values fit one byte
+      v = static_cast<std::uint8_t>(*pos_++);
+      return true;
     }
-    return fail("history blob has an overlong varint");
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= end_) return failed("history blob truncated");
+      const auto byte = static_cast<std::uint8_t>(*pos_++);
+      v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return true;
+    }
+    return failed("history blob has an overlong varint");
   }
 
  private:
-  std::string_view in_;
-  std::size_t pos_ = 0;
+  bool failed(const char* why) {
+    error_ = why;
+    pos_ = end_;
+    return false;
+  }
+  const char* pos_;
+  const char* end_;
+  const char* error_ = nullptr;
 };
 
 std::vector<std::string_view> collect(auto&& metrics, auto&& columns, std::vector<std::string_view> first = {}) {
@@ -236,37 +250,33 @@ Result<void> unpackInto(std::string_view blob, PackedValues& out) {
   }
   Reader in(blob.substr(1));
   while (!in.done()) {
-    auto tag = in.varint();
-    if (!tag) return tl::unexpected(tag.error());
-    if (*tag >> 2 > std::numeric_limits<std::uint32_t>::max()) return fail("history blob has a bad key code");
-    const auto code = static_cast<std::uint32_t>(*tag >> 2);
-    const bool flag = (*tag & 1) != 0;
-    if ((*tag & 2) == 0) {
-      auto v = in.varint();
-      if (!v) return tl::unexpected(v.error());
-      out.push_back({code, 0, flag, unzigzag(*v)});
+    std::uint64_t tag = 0;
+    if (!in.varint(tag)) return fail(in.error());
+    if (tag >> 2 > std::numeric_limits<std::uint32_t>::max()) return fail("history blob has a bad key code");
+    const auto code = static_cast<std::uint32_t>(tag >> 2);
+    const bool flag = (tag & 1) != 0;
+    if ((tag & 2) == 0) {
+      std::uint64_t v = 0;
+      if (!in.varint(v)) return fail(in.error());
+      out.push_back({code, 0, flag, unzigzag(v)});
       continue;
     }
-    auto mask = in.varint();
-    if (!mask) return tl::unexpected(mask.error());
+    std::uint64_t mask = 0;
+    if (!in.varint(mask)) return fail(in.error());
     std::uint64_t set = 0;
-    if (flag) {
-      auto s = in.varint();
-      if (!s) return tl::unexpected(s.error());
-      set = *s;
-    }
+    if (flag && !in.varint(set)) return fail(in.error());
     std::int64_t previous = 0;
     // The lanes present, lowest first (bit n-1 = lane n), without walking the absent ones.
-    for (std::uint64_t rest = *mask; rest != 0; rest &= rest - 1) {
+    for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1) {
       const int lane = std::countr_zero(rest) + 1;
       if (lane > kMaxLanes) break;
       const std::uint64_t bit = std::uint64_t{1} << (lane - 1);
       std::int64_t stored = (set & bit) != 0 ? 1 : 0;
       if (!flag) {
-        auto v = in.varint();
-        if (!v) return tl::unexpected(v.error());
+        std::uint64_t v = 0;
+        if (!in.varint(v)) return fail(in.error());
         stored =
-            static_cast<std::int64_t>(static_cast<std::uint64_t>(previous) + static_cast<std::uint64_t>(unzigzag(*v)));
+            static_cast<std::int64_t>(static_cast<std::uint64_t>(previous) + static_cast<std::uint64_t>(unzigzag(v)));
         previous = stored;
       }
       out.push_back({code, static_cast<std::uint8_t>(lane), flag, stored});

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "daemon/backtest/backtest.hpp"
+#include "daemon/backtest/history_preparation.hpp"
 #include "daemon/backtest/stored_history.hpp"
 #include "daemon/store/schema.hpp"
 #include "daemon/store/sqlite_handle.hpp"
@@ -160,6 +161,56 @@ TEST(BacktestHistoryFiles, AModulesOwnThresholdsComeBackWithItsRows) {
   ASSERT_TRUE(walked) << walked.error().message;
   EXPECT_EQ(with, 40u);
   EXPECT_EQ(without, 5u);
+}
+
+// Rebuilding a row tests each reading as it decodes it, so preparation skips
+// the plausibility test only where it would drop nothing: a reading no module
+// can report (a history written by an opticsd that kept it, or by hand) is
+// still dropped and said, and the rows around it keep theirs.
+TEST(BacktestHistoryFiles, AnImpossibleStoredReadingIsStillDropped) {
+  test::TempFile db("implausible.db");
+  sim::SimSwitchConfig c;
+  c.name = "leaf-p";
+  c.seed = sim::hashString(c.name);
+  c.ports = 1;
+  c.module = "qsfp-dd-400g-dr4";
+  auto sw = sim::SimSwitch::create(c, test::kEpoch);
+  ASSERT_TRUE(sw) << sw.error().message;
+  std::vector<Sample> polls;
+  for (int i = 0; i < 3; ++i) sw->sampleAll(test::kEpoch + i * test::kPoll, polls);
+  for (Sample& s : polls) s.target = c.name;
+  polls[1].module.set(ModuleMetric::kTemperatureCelsius, 400.0);  // above the 250 degC any module reports
+  {
+    StoreOptions o;
+    o.path = db.path();
+    o.retention = std::chrono::milliseconds(0);
+    o.deadband.heartbeat = std::chrono::milliseconds(0);  // every poll a row
+    auto store = SqliteStore::open(o);
+    ASSERT_TRUE(store) << store.error().message;
+    for (const Sample& s : polls) (*store)->enqueue(std::vector<Sample>{s});
+    ASSERT_TRUE((*store)->flush(std::chrono::seconds(30)));
+  }
+  auto history = StoredHistory::open(db.path());
+  ASSERT_TRUE(history) << history.error().message;
+  HistoryPreparation preparation;
+  std::vector<bool> plausible;
+  std::vector<std::optional<double>> temperature;
+  std::vector<std::size_t> issues;
+  auto walked = (*history)->forEachPoll(test::kEpoch, test::kEpoch + 3 * test::kPoll, [&](StoredPoll& poll) {
+    ASSERT_EQ(poll.samples.size(), 1u);
+    ASSERT_EQ(poll.checked.size(), 1u);
+    plausible.push_back(poll.checked.front().readings_plausible);
+    preparation.preparePoll(*poll.target, poll.ts, poll.samples, poll.checked);
+    temperature.push_back(poll.samples.front().module[ModuleMetric::kTemperatureCelsius]);
+    issues.push_back(poll.samples.front().issues.size());
+  });
+  ASSERT_TRUE(walked) << walked.error().message;
+  ASSERT_EQ(plausible.size(), 3u);
+  EXPECT_EQ(plausible, (std::vector<bool>{true, false, true}));
+  EXPECT_TRUE(temperature[0]);
+  EXPECT_FALSE(temperature[1]) << "the impossible temperature reached the rules";
+  EXPECT_TRUE(temperature[2]);
+  EXPECT_EQ(issues, (std::vector<std::size_t>{0, 1, 0}));
 }
 
 }  // namespace
