@@ -11,6 +11,13 @@
 
 namespace opticsd::web::test {
 
+// How many times `what` occurs in a rendered page (overlaps counted).
+inline std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 class FakePageData : public PageData {
  public:
   std::int64_t now = 1'800'000'000'000;

@@ -12,11 +12,7 @@
 namespace opticsd::web {
 namespace {
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using test::count;
 
 // History with the port's FEC tail climbing 3 -> 12 symbols over the last hour
 // (margin 12 -> 3 of RS(544,514)'s 15) and lane 2's tail at 12 throughout.

@@ -8,11 +8,7 @@
 namespace opticsd::web {
 namespace {
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using test::count;
 
 test::FakePageData oneOptic(const std::string& vendor, const std::string& port) {
   test::FakePageData d;
