@@ -51,7 +51,7 @@ std::int64_t SqliteStore::nowMs() const {
 }
 
 bool SqliteStore::enqueue(std::vector<Sample> cycle) {
-  if (cycle.empty()) return true;
+  if (cycle.empty()) return queueCycle({});
   {
     std::lock_guard lock(mutex_);
     stats_.decimated_samples_total += decimator_.thin(cycle);
@@ -60,7 +60,7 @@ bool SqliteStore::enqueue(std::vector<Sample> cycle) {
 }
 
 bool SqliteStore::enqueue(const std::vector<Sample>& poll, std::vector<std::size_t>& scratch) {
-  if (poll.empty()) return true;
+  if (poll.empty()) return queueCycle({});
   {
     std::lock_guard lock(mutex_);
     stats_.decimated_samples_total += decimator_.select(poll, scratch);
@@ -72,16 +72,22 @@ bool SqliteStore::enqueue(const std::vector<Sample>& poll, std::vector<std::size
   return queueCycle(std::move(kept));
 }
 
+// Every poll takes a sequence number, also one with nothing to store or one
+// dropped: the finding events queued before it are then due (takeBatch).
 bool SqliteStore::queueCycle(std::vector<Sample> cycle) {
-  if (cycle.empty()) return true;
   {
     std::lock_guard lock(mutex_);
+    const std::uint64_t seq = cycles_queued_++;
+    if (cycle.empty()) {
+      if (!events_.empty()) wake_writer_.notify_one();
+      return true;
+    }
     if (stop_ || queue_.size() + in_flight_cycles_ >= options_.queue_capacity_cycles) {
       ++stats_.dropped_cycles_total;
       stats_.dropped_samples_total += cycle.size();
       return false;
     }
-    queue_.push_back({std::move(cycle), std::chrono::steady_clock::now(), cycles_queued_++});
+    queue_.push_back({std::move(cycle), std::chrono::steady_clock::now(), seq});
     ++enqueued_total_;
   }
   wake_writer_.notify_one();
@@ -144,11 +150,17 @@ bool SqliteStore::flush(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   const std::uint64_t target = enqueued_total_;
   auto done = [&] { return finished_total_ >= target; };
+  // Events still waiting for their poll's cycle are written now (takeBatch).
+  ++flushing_;
+  wake_writer_.notify_one();
+  bool ok = true;
   if (timeout == std::chrono::milliseconds::max()) {
     written_.wait(lock, done);
-    return true;
+  } else {
+    ok = written_.wait_for(lock, timeout, done);
   }
-  return written_.wait_for(lock, timeout, done);
+  --flushing_;
+  return ok;
 }
 
 StoreStats SqliteStore::stats() const {
@@ -289,12 +301,14 @@ Result<void> SqliteStore::writeBatch() {
   };
   if (auto ok = c.stepDone(c.begin, "beginning transaction"); !ok) return failed(ok);
   batch_stored_rows_ = 0;
-  // Events in the order they came, each after the cycles queued before it.
+  // Events in the order they came, each after the cycle of its own poll and
+  // before the next poll's (sequence numbers of polls that stored nothing
+  // leave gaps between the cycles).
   std::size_t next_event = 0;
-  const auto writeEvents = [&](std::optional<std::uint64_t> through_cycle) -> Result<void> {
+  const auto writeEvents = [&](std::optional<std::uint64_t> before_cycle) -> Result<void> {
     for (; next_event < batch_events_.size(); ++next_event) {
       const QueuedEvent& queued = batch_events_[next_event];
-      if (through_cycle && queued.after_cycles > *through_cycle) break;
+      if (before_cycle && queued.after_cycles >= *before_cycle) break;
       const FindingEvent& event = queued.event;
       const auto* f = std::get_if<Finding>(&event);
       const auto* k = std::get_if<RowsToKeep>(&event);
@@ -308,6 +322,10 @@ Result<void> SqliteStore::writeBatch() {
     return {};
   };
   for (const Queued& q : batch_) {
+    if (auto ok = writeEvents(q.seq); !ok) {
+      c.noteError();
+      return failed(ok);
+    }
     for (const Sample& sample : q.cycle) {
       auto written = c.samples->write(c.db, sample);
       if (!written) {
@@ -315,10 +333,6 @@ Result<void> SqliteStore::writeBatch() {
         return failed(tl::unexpected(written.error()));
       }
       if (written->stored) ++batch_stored_rows_;
-    }
-    if (auto ok = writeEvents(q.seq); !ok) {
-      c.noteError();
-      return failed(ok);
     }
   }
   if (auto ok = writeEvents(std::nullopt); !ok) {
@@ -387,9 +401,21 @@ void SqliteStore::logDrops(std::unique_lock<std::mutex>& lock, DropLog& logged) 
   lock.lock();
 }
 
-// Moves queued cycles and finding events into the batch (at most
-// max_batch_cycles and kMaxBatchFindingEvents). A batch left by a failed
-// write is retried as it is.
+// True when the oldest queued event may go into a batch whose cycles end
+// before `next_cycle`: its poll's cycle is in that batch or written already.
+// An event whose poll has not reached the store yet (the rules judge a poll
+// before the store queues it) waits for it, or it would be written before
+// its own poll's rows and keep the wrong ones. A flush takes it once every
+// queued cycle is written; the last batch before shutdown takes them all
+// (a backlog's cycles are dropped then, its findings are not).
+bool SqliteStore::eventDue(std::uint64_t next_cycle) const {
+  if (events_.empty()) return false;
+  return events_.front().after_cycles < next_cycle || stop_ || (queue_.empty() && flushing_ > 0);
+}
+
+// Moves queued cycles and the finding events that go with them into the
+// batch (at most max_batch_cycles and kMaxBatchFindingEvents). A batch left
+// by a failed write is retried as it is.
 SqliteStore::Work SqliteStore::takeBatch(DropLog& logged) {
   std::unique_lock lock(mutex_);
   logDrops(lock, logged);
@@ -397,17 +423,18 @@ SqliteStore::Work SqliteStore::takeBatch(DropLog& logged) {
   const auto until_retention = next_retention_ - std::chrono::steady_clock::now();
   const auto wait = std::clamp<std::chrono::steady_clock::duration>(until_retention, std::chrono::milliseconds(1),
                                                                     std::chrono::seconds(1));
-  wake_writer_.wait_for(lock, wait, [&] { return stop_ || !queue_.empty() || !events_.empty(); });
-  if (queue_.empty() && events_.empty()) return stop_ ? Work::kStop : Work::kIdle;
+  wake_writer_.wait_for(lock, wait, [&] { return stop_ || !queue_.empty() || eventDue(cycles_queued_); });
   const std::size_t n = std::min(queue_.size(), std::max<std::size_t>(1, options_.max_batch_cycles));
   for (std::size_t i = 0; i < n; ++i) {
     batch_.push_back(std::move(queue_.front()));
     queue_.pop_front();
   }
-  while (!events_.empty() && batch_events_.size() < kMaxBatchFindingEvents) {
+  const std::uint64_t next_cycle = queue_.empty() ? cycles_queued_ : queue_.front().seq;
+  while (batch_events_.size() < kMaxBatchFindingEvents && eventDue(next_cycle)) {
     batch_events_.push_back(std::move(events_.front()));
     events_.pop_front();
   }
+  if (batch_.empty() && batch_events_.empty()) return stop_ && events_.empty() ? Work::kStop : Work::kIdle;
   in_flight_cycles_ = batch_.size();
   if (!batch_.empty()) in_flight_oldest_ = batch_.front().enqueued;
   return Work::kWrite;

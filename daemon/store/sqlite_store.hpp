@@ -97,14 +97,15 @@ class SqliteStore : public FindingSink {
   struct Queued {
     std::vector<Sample> cycle;
     std::chrono::steady_clock::time_point enqueued;
-    std::uint64_t seq = 0;  // cycles queued before it
+    std::uint64_t seq = 0;  // polls queued before it
   };
   // A finding event and where it arrived among the cycles: the rules judge a
   // poll before the store queues it, so a finding's rows-to-keep are written
-  // right after the cycle of its own poll, also when a batch holds several.
+  // right after the cycle of its own poll, also when a batch holds several,
+  // and never before it (takeBatch holds it until its poll is queued).
   struct QueuedEvent {
     FindingEvent event;
-    std::uint64_t after_cycles = 0;  // cycles queued before it
+    std::uint64_t after_cycles = 0;  // polls queued before it: it goes with poll `after_cycles`
   };
 
   static constexpr std::size_t kMaxQueuedFindingEvents = 100'000;
@@ -120,6 +121,7 @@ class SqliteStore : public FindingSink {
   enum class Work { kWrite, kIdle, kStop };
   void logDrops(std::unique_lock<std::mutex>& lock, DropLog& logged);
   Work takeBatch(DropLog& logged);
+  bool eventDue(std::uint64_t next_cycle) const;
   void batchWritten();
   bool batchFailed(std::chrono::milliseconds backoff);
   Result<void> ensureConnection();
@@ -144,7 +146,8 @@ class SqliteStore : public FindingSink {
   std::size_t in_flight_cycles_ = 0;  // taken by the writer, not yet committed
   std::chrono::steady_clock::time_point in_flight_oldest_{};
   std::deque<QueuedEvent> events_;
-  std::uint64_t cycles_queued_ = 0;   // ever, for the order of cycles and events
+  std::uint64_t cycles_queued_ = 0;   // polls ever, for the order of cycles and events
+  int flushing_ = 0;                  // flush() calls waiting
   std::uint64_t enqueued_total_ = 0;  // cycles and events accepted, for flush()
   std::uint64_t finished_total_ = 0;  // cycles and events written or dropped after acceptance
   std::vector<BiasBaseline> stored_baselines_;

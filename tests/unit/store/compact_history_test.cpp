@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <thread>
 
 #include "daemon/store/history_downsampler.hpp"
 #include "daemon/store/history_format.hpp"
@@ -204,6 +205,34 @@ TEST(DeadbandTest, RowsAroundAFindingAreKeptAndNeverDownsampled) {
                "SELECT count(*) FROM store_progress WHERE name LIKE 'downsample/%/done_until_ms' AND value > 0") == 1;
   }));
   EXPECT_EQ(raw.count("SELECT count(*) FROM module_history"), 5) << "rows around a finding were thinned";
+}
+
+// The rules judge a poll before the store queues it: a finding reaches the
+// writer before its own poll's cycle. The writer, woken by the finding, must
+// not write it ahead of that cycle (it would keep minute 7, 8 before and 9,
+// 10 after, a poll early), however long the cycle takes to come.
+TEST(DeadbandTest, AFindingQueuedBeforeItsPollKeepsTheRowsOfItsOwnPoll) {
+  TempDir dir;
+  auto o = options(dir);
+  o.deadband.heartbeat = std::chrono::hours(1);
+  o.deadband.finding_context_rows = 2;
+  auto store = openStore(o);
+  ASSERT_TRUE(store);
+  for (int i = 0; i < 9; ++i) ASSERT_TRUE(store->enqueue({optic(kT0 + i * kMinute)}));
+  ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
+  Finding f;
+  f.target = "leaf";
+  f.port = "Ethernet1";
+  f.rule = "rx_power_low";
+  f.start_ms = kT0 + 9 * kMinute;
+  store->record(f);
+  // Time for the writer to take the finding alone, as it did before.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  for (int i = 9; i < 20; ++i) ASSERT_TRUE(store->enqueue({optic(kT0 + i * kMinute)}));
+  ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
+  std::vector<std::int64_t> minutes;
+  for (const auto& row : history(o.path.string()).rows) minutes.push_back((row.ts_ms - kT0) / kMinute);
+  EXPECT_EQ(minutes, (std::vector<std::int64_t>{0, 8, 9, 10, 11}));
 }
 
 TEST(CompactLayoutTest, ANewCatalogueKeyGetsACodeAtOpenWithoutAMigration) {
