@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 #include "daemon/web/html_escape.hpp"
 #include "daemon/web/page_layout.hpp"
@@ -370,10 +371,15 @@ std::string renderOpticPage(const OpticStory& s) {
         "<p class=\"note\" id=\"history-state\">History may be incomplete: " + htmlEscape(s.history_warning) + "</p>";
   }
   if (!s.findings.empty()) {
-    // The module's own alarm flag says less than the finding naming the value: lead with that one.
-    const auto& top = *std::find_if(s.findings.begin(), s.findings.end(), [&](const FindingStory& f) {
-      return f.finding.rule != "module_alarm" || &f == &s.findings.back();
-    });
+    // Lead with what the suspect line above leads with: an active finding
+    // before a cleared one, the most severe, and the finding naming the value
+    // before the module's own alarm flag; the newest among equals.
+    const auto lead = [](const FindingStory& f) {
+      return std::tuple{f.finding.active(), f.finding.severity, f.finding.rule != "module_alarm"};
+    };
+    const auto& top =
+        *std::max_element(s.findings.begin(), s.findings.end(),
+                          [&](const FindingStory& a, const FindingStory& b) { return lead(a) < lead(b); });
     out += "<div class=\"action\" id=\"top-action\"><strong>Next: ";
     appendEscaped(out, top.action.step);
     out += "</strong>for " + htmlEscape(top.finding.rule) + (top.finding.active() ? "" : " (cleared)") + "</div>";

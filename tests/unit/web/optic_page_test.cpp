@@ -44,6 +44,22 @@ TEST(OpticPage, OnePlotPerLaneWithThresholdsAndTheFindingOnTheTimeAxis) {
   EXPECT_EQ(count(page, "http://"), count(page, "xmlns=\"http://www.w3.org/2000/svg\""));  // no other absolute URL
 }
 
+TEST(OpticPage, TheTopActionIsTheMostSevereActiveFindingsNotTheNewest) {
+  auto d = oneOptic("ACME", "Ethernet20");  // lane_failure, critical, 20 minutes old
+  Finding newer = d.stored_findings.front();
+  newer.rule = "pre_fec_ber";
+  newer.severity = Severity::kWarning;
+  newer.start_ms = d.now - 60'000;
+  d.stored_findings.push_back(newer);
+  auto story = buildOpticStory(d, {"leaf-1", "Ethernet20", "24h"});
+  ASSERT_TRUE(story);
+  const std::string page = renderOpticPage(*story);
+  const auto top = page.find("id=\"top-action\"");
+  ASSERT_NE(top, std::string::npos);
+  const std::string action = page.substr(top, page.find("</div>", top) - top);
+  EXPECT_NE(action.find("for lane_failure"), std::string::npos) << action;
+}
+
 TEST(OpticPage, DeviceStringsAreText) {
   const std::string port = "<svg onload=alert(1)>\"'";
   const auto d = oneOptic("<script>alert(1)</script>\x1b[2J", port);
