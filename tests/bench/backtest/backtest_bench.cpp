@@ -12,7 +12,8 @@
 // (tests/bench/store/opticsd_store_size_bench, README Sizing), almost all of
 // them heartbeats, one per 20 minutes = 72 a day; noise alone rarely crosses
 // a tolerance. Downsampling (one row per 5 minutes after 2 days) keeps all of
-// them. A fleet that degrades stores more, around its findings.
+// them. A fleet that degrades stores more, around its findings. Each module's
+// own thresholds are recorded once (module_thresholds), as the daemon does.
 // Then times runBacktest() over the whole file with the shipped rules and
 // prints rows, seconds and microseconds per row.
 
@@ -32,6 +33,7 @@
 #include "daemon/store/sample_rows.hpp"
 #include "daemon/store/schema.hpp"
 #include "daemon/store/sqlite_handle.hpp"
+#include "daemon/store/threshold_rows.hpp"
 #include "drivers/sim/noise.hpp"
 #include "drivers/sim/sim_switch.hpp"
 
@@ -68,6 +70,10 @@ int generate(const std::filesystem::path& path, int modules, int days, int rows_
   auto add_identity = db->prepare(identity_sql);
   auto add_row = db->prepare("INSERT INTO module_history (module_id, ts_ms, kind, data) VALUES (?1, ?2, ?3, ?4)");
   if (!add_module || !add_identity || !add_row) return 2;
+  // Each module's own limits, as the daemon records them (schema 9): the
+  // replay judges module_alarm and alarm_forecast against them.
+  auto add_thresholds = ThresholdRows::prepare(*db);
+  if (!add_thresholds) return std::fprintf(stderr, "%s\n", add_thresholds.error().message.c_str()), 2;
   std::vector<Sample> samples;
   for (int w = 0; w < switches; ++w) {
     sim::SimSwitchConfig c;
@@ -97,6 +103,7 @@ int generate(const std::filesystem::path& path, int modules, int days, int rows_
       add_identity->bind(col++, std::optional<std::int64_t>(kEpoch + days * kDay));
       add_identity->step();
       add_identity->reset();
+      if (!check(add_thresholds->record(*db, id, samples[static_cast<std::size_t>(p)], *codes), "thresholds")) return 2;
     }
   }
   // Switch by switch, each switch's month in time order: the primary key
