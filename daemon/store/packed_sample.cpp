@@ -11,7 +11,6 @@
 namespace opticsd {
 namespace {
 
-constexpr std::uint8_t kBlobVersion = 1;
 constexpr int kMaxLanes = kMaxSampleLanes;  // the lane mask is 64 bits
 
 void putVarint(std::string& out, std::uint64_t v) {
@@ -25,41 +24,6 @@ void putVarint(std::string& out, std::uint64_t v) {
 std::uint64_t zigzag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
-std::int64_t unzigzag(std::uint64_t v) { return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1); }
-
-// Reads the varints of one blob. A read that fails leaves `error()` saying
-// why and every later read failing too, so a decoder checks once per value
-// and builds the message only for a bad blob (a history walk reads millions).
-class Reader {
- public:
-  explicit Reader(std::string_view in) : pos_(in.data()), end_(in.data() + in.size()) {}
-  bool done() const { return pos_ >= end_; }
-  const char* error() const { return error_; }
-  bool varint(std::uint64_t& v) {
-    if (pos_ < end_ && (static_cast<std::uint8_t>(*pos_) & 0x80) == 0) {  // most values fit one byte
-      v = static_cast<std::uint8_t>(*pos_++);
-      return true;
-    }
-    v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= end_) return failed("history blob truncated");
-      const auto byte = static_cast<std::uint8_t>(*pos_++);
-      v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return true;
-    }
-    return failed("history blob has an overlong varint");
-  }
-
- private:
-  bool failed(const char* why) {
-    error_ = why;
-    pos_ = end_;
-    return false;
-  }
-  const char* pos_;
-  const char* end_;
-  const char* error_ = nullptr;
-};
 
 std::vector<std::string_view> collect(auto&& metrics, auto&& columns, std::vector<std::string_view> first = {}) {
   for (const auto& m : metrics) first.push_back(m.key);
@@ -198,7 +162,7 @@ PackedValues packedValues(const Sample& sample, const MetricCodes& codes) {
 std::string pack(const PackedValues& values) {
   std::string out;
   out.reserve(1 + values.size() * 3);
-  out.push_back(static_cast<char>(kBlobVersion));
+  out.push_back(static_cast<char>(kPackedBlobVersion));
   for (std::size_t i = 0; i < values.size();) {
     const PackedValue& first = values[i];
     const std::uint64_t code = first.code;
@@ -244,45 +208,7 @@ Result<PackedValues> unpack(std::string_view blob) {
 
 Result<void> unpackInto(std::string_view blob, PackedValues& out) {
   out.clear();
-  if (blob.empty() || static_cast<std::uint8_t>(blob[0]) != kBlobVersion) {
-    return fail("history blob of an unknown format (version " +
-                (blob.empty() ? std::string("none") : std::to_string(static_cast<std::uint8_t>(blob[0]))) + ")");
-  }
-  Reader in(blob.substr(1));
-  while (!in.done()) {
-    std::uint64_t tag = 0;
-    if (!in.varint(tag)) return fail(in.error());
-    if (tag >> 2 > std::numeric_limits<std::uint32_t>::max()) return fail("history blob has a bad key code");
-    const auto code = static_cast<std::uint32_t>(tag >> 2);
-    const bool flag = (tag & 1) != 0;
-    if ((tag & 2) == 0) {
-      std::uint64_t v = 0;
-      if (!in.varint(v)) return fail(in.error());
-      out.push_back({code, 0, flag, unzigzag(v)});
-      continue;
-    }
-    std::uint64_t mask = 0;
-    if (!in.varint(mask)) return fail(in.error());
-    std::uint64_t set = 0;
-    if (flag && !in.varint(set)) return fail(in.error());
-    std::int64_t previous = 0;
-    // The lanes present, lowest first (bit n-1 = lane n), without walking the absent ones.
-    for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1) {
-      const int lane = std::countr_zero(rest) + 1;
-      if (lane > kMaxLanes) break;
-      const std::uint64_t bit = std::uint64_t{1} << (lane - 1);
-      std::int64_t stored = (set & bit) != 0 ? 1 : 0;
-      if (!flag) {
-        std::uint64_t v = 0;
-        if (!in.varint(v)) return fail(in.error());
-        stored =
-            static_cast<std::int64_t>(static_cast<std::uint64_t>(previous) + static_cast<std::uint64_t>(unzigzag(v)));
-        previous = stored;
-      }
-      out.push_back({code, static_cast<std::uint8_t>(lane), flag, stored});
-    }
-  }
-  return {};
+  return visitPacked(blob, [&](const PackedValue& v) { out.push_back(v); });
 }
 
 }  // namespace opticsd

@@ -24,20 +24,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "daemon/store/packed_visit.hpp"
 #include "daemon/store/sqlite_handle.hpp"
 #include "daemon/store/value_codec.hpp"
 #include "drivers/result.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {
-
-struct PackedValue {
-  std::uint32_t code = 0;
-  std::uint8_t lane = 0;  // 0: module level
-  bool flag = false;
-  std::int64_t stored = 0;
-  bool operator==(const PackedValue&) const = default;
-};
 
 // Sorted by (code, lane): the order pack() writes and unpack() returns.
 using PackedValues = std::vector<PackedValue>;

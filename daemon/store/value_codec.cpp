@@ -67,18 +67,4 @@ std::optional<std::int64_t> ValueCodec::encode(double value) const {
   return std::nullopt;
 }
 
-double ValueCodec::decode(std::int64_t stored) const {
-  switch (kind) {
-    case ValueKind::kFlag:
-    case ValueKind::kInteger:
-      return static_cast<double>(stored);
-    case ValueKind::kLog10:
-      if (stored == 0) return 0;
-      return std::pow(10.0, static_cast<double>(stored > 0 ? stored - 1 : stored) / steps_per_unit);
-    case ValueKind::kFixed:
-      return static_cast<double>(stored) / steps_per_unit;
-  }
-  return 0;
-}
-
 }  // namespace opticsd

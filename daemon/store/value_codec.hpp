@@ -11,6 +11,7 @@
 // A decoded value is the integer divided by its steps per unit, so the text
 // of a stored -3.21 dBm reads back as -3.21.
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -25,7 +26,20 @@ struct ValueCodec {
 
   // nullopt for a value that cannot be kept (NaN, infinite).
   std::optional<std::int64_t> encode(double value) const;
-  double decode(std::int64_t stored) const;
+  // Inline: a history walk decodes millions.
+  double decode(std::int64_t stored) const {
+    switch (kind) {
+      case ValueKind::kFlag:
+      case ValueKind::kInteger:
+        return static_cast<double>(stored);
+      case ValueKind::kLog10:
+        if (stored == 0) return 0;
+        return std::pow(10.0, static_cast<double>(stored > 0 ? stored - 1 : stored) / steps_per_unit);
+      case ValueKind::kFixed:
+        return static_cast<double>(stored) / steps_per_unit;
+    }
+    return 0;
+  }
   bool operator==(const ValueCodec&) const = default;
 };
 
