@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <tuple>
+#include <unordered_map>
 
 #include "daemon/store/finding_rows.hpp"
 #include "daemon/store/findings_history.hpp"
@@ -13,6 +14,7 @@
 #include "daemon/store/threshold_rows.hpp"
 #include "drivers/measurement.hpp"
 #include "drivers/plausibility.hpp"
+#include "drivers/prefetch.hpp"
 
 namespace opticsd {
 namespace {
@@ -193,23 +195,29 @@ Result<void> StoredHistory::load() {
   auto limits =
       db_.prepare("SELECT module_id, first_seen_ms, data FROM module_thresholds ORDER BY module_id, first_seen_ms");
   if (!limits) return tl::unexpected(limits.error());
+  // Modules of one part number mostly advertise one table: equal rows share
+  // one table, held once, so a replay reading every module's limits on every
+  // row finds a fleet's few tables in cache rather than one per module.
+  std::unordered_map<std::string, ThresholdTable> interned;
   while (limits->step() == SQLITE_ROW) {
     const auto index = moduleIndex(limits->columnInt(0).value_or(0));
     if (!index) continue;
-    auto table = unpackThresholds(blobOf(*limits, 2), *codes);
-    if (!table) {
-      return fail("module_thresholds row of " + modules_[*index].target + " " + modules_[*index].port + ": " +
-                  table.error().message);
-    }
-    ThresholdTable t;
-    t.first_seen_ms = limits->columnInt(1).value_or(0);
-    t.table.mutate() = std::move(*table);
-    {
+    const std::string_view data = blobOf(*limits, 2);
+    auto [it, fresh] = interned.try_emplace(std::string(data));
+    if (fresh) {
+      auto table = unpackThresholds(data, *codes);
+      if (!table) {
+        return fail("module_thresholds row of " + modules_[*index].target + " " + modules_[*index].port + ": " +
+                    table.error().message);
+      }
+      it->second.table.mutate() = std::move(*table);
       // Tested once here, not on every row that carries it: a table is the same on each.
       Sample probe;
-      probe.shared_thresholds = t.table;
-      t.plausible = dropImplausibleThresholds(probe) == 0;
+      probe.shared_thresholds = it->second.table;
+      it->second.plausible = dropImplausibleThresholds(probe) == 0;
     }
+    ThresholdTable t = it->second;
+    t.first_seen_ms = limits->columnInt(1).value_or(0);
     thresholds_[*index].push_back(std::move(t));
   }
   auto span = db_.prepare("SELECT min(ts_ms), max(ts_ms) FROM module_history");
@@ -246,8 +254,8 @@ const StoredHistory::ThresholdTable* StoredHistory::thresholdsAt(std::uint32_t m
   return it->first_seen_ms >= since_ms ? &*it : nullptr;
 }
 
-PollPreparation::Checked StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values,
-                                                Sample& s) const {
+Result<PollPreparation::Checked> StoredHistory::rebuild(std::uint32_t module, std::int64_t ts, std::string_view data,
+                                                        Sample& s) const {
   // Reset what the previous row left, keeping the buffers.
   s.target = modules_[module].target;
   s.port = modules_[module].port;
@@ -271,7 +279,7 @@ PollPreparation::Checked StoredHistory::rebuild(std::uint32_t module, std::int64
   std::size_t lanes_used = 0;
   std::array<int, 65> lane_at{};
   lane_at.fill(-1);
-  const auto lane = [&](int n) -> Lane& {
+  const auto lane = [&](int n) __attribute__((always_inline))->Lane& {
     if (lane_at[static_cast<std::size_t>(n)] < 0) {
       lane_at[static_cast<std::size_t>(n)] = static_cast<int>(lanes_used);
       if (lanes_used == s.lanes.size()) s.lanes.emplace_back();
@@ -283,58 +291,61 @@ PollPreparation::Checked StoredHistory::rebuild(std::uint32_t module, std::int64
     }
     return s.lanes[static_cast<std::size_t>(lane_at[static_cast<std::size_t>(n)])];
   };
-  for (const PackedValue& v : values) {
-    if (v.code >= slots_.size()) continue;  // a key of a newer opticsd
-    const Slot& slot = slots_[v.code];
-    if (slot.kind == Slot::kUnknown) continue;  // a key no Sample field holds
-    // Decoded only where a value is kept as one (a BER's decode is a pow()).
-    const auto value = [&] { return slot.decode(v.stored); };
-    const auto count = [&] { return static_cast<std::uint64_t>(std::max<std::int64_t>(0, v.stored)); };
-    switch (slot.kind) {
-      case Slot::kUnknown:
-        break;
-      case Slot::kPresent:
-        s.module_present = v.stored != 0;
-        break;
-      case Slot::kMetric:
-        if (v.lane == 0 && slot.module_metric) {
-          const double x = value();
-          readings_plausible =
-              readings_plausible && plausible(x, kModuleMetricInfo[static_cast<std::size_t>(*slot.module_metric)]);
-          s.module.set(*slot.module_metric, x);
-        } else if (v.lane > 0 && slot.lane_metric) {
-          const double x = value();
-          readings_plausible =
-              readings_plausible && plausible(x, kLaneMetricInfo[static_cast<std::size_t>(*slot.lane_metric)]);
-          lane(v.lane).values.set(*slot.lane_metric, x);
+  // Each value straight into the Sample, no list of them in between.
+  auto read = visitPacked(
+      data, [&](const PackedValue& v) __attribute__((always_inline)) {
+        if (v.code >= slots_.size()) return;  // a key of a newer opticsd
+        const Slot& slot = slots_[v.code];
+        if (slot.kind == Slot::kUnknown) return;  // a key no Sample field holds
+        // Decoded only where a value is kept as one (a BER's decode is a pow()).
+        const auto value = [&] { return slot.decode(v.stored); };
+        const auto count = [&] { return static_cast<std::uint64_t>(std::max<std::int64_t>(0, v.stored)); };
+        switch (slot.kind) {
+          case Slot::kUnknown:
+            break;
+          case Slot::kPresent:
+            s.module_present = v.stored != 0;
+            break;
+          case Slot::kMetric:
+            if (v.lane == 0 && slot.module_metric) {
+              const double x = value();
+              readings_plausible =
+                  readings_plausible && plausible(x, kModuleMetricInfo[static_cast<std::size_t>(*slot.module_metric)]);
+              s.module.set(*slot.module_metric, x);
+            } else if (v.lane > 0 && slot.lane_metric) {
+              const double x = value();
+              readings_plausible =
+                  readings_plausible && plausible(x, kLaneMetricInfo[static_cast<std::size_t>(*slot.lane_metric)]);
+              lane(v.lane).values.set(*slot.lane_metric, x);
+            }
+            break;
+          case Slot::kLaneFlag:
+            if (v.lane > 0) lane(v.lane).status.*kLaneFlagInfo[slot.flag].member = v.stored != 0;
+            break;
+          case Slot::kDataPathState:
+            if (v.lane > 0) lane(v.lane).status.data_path_state = static_cast<std::uint8_t>(v.stored);
+            break;
+          case Slot::kCorrectedBlocks:
+            s.fec.corrected_blocks_total = count();
+            break;
+          case Slot::kUncorrectable:
+            s.fec.uncorrectable_blocks_total = count();
+            break;
+          case Slot::kCorrectedBits:
+            s.fec.corrected_bits_total = count();
+            break;
+          case Slot::kLinkUp:
+            s.link.up = v.stored != 0;
+            break;
+          case Slot::kLinkDownEvents:
+            s.link.down_events_total = count();
+            break;
+          case Slot::kLinkSpeed:
+            s.link.speed_gbps = value();
+            break;
         }
-        break;
-      case Slot::kLaneFlag:
-        if (v.lane > 0) lane(v.lane).status.*kLaneFlagInfo[slot.flag].member = v.stored != 0;
-        break;
-      case Slot::kDataPathState:
-        if (v.lane > 0) lane(v.lane).status.data_path_state = static_cast<std::uint8_t>(v.stored);
-        break;
-      case Slot::kCorrectedBlocks:
-        s.fec.corrected_blocks_total = count();
-        break;
-      case Slot::kUncorrectable:
-        s.fec.uncorrectable_blocks_total = count();
-        break;
-      case Slot::kCorrectedBits:
-        s.fec.corrected_bits_total = count();
-        break;
-      case Slot::kLinkUp:
-        s.link.up = v.stored != 0;
-        break;
-      case Slot::kLinkDownEvents:
-        s.link.down_events_total = count();
-        break;
-      case Slot::kLinkSpeed:
-        s.link.speed_gbps = value();
-        break;
-    }
-  }
+      });
+  if (!read) return tl::unexpected(read.error());
   s.lanes.resize(lanes_used);
   // Lanes arrive in order (the first lane key lists them all): sort only what did not.
   const auto by_number = [](const Lane& a, const Lane& b) { return a.number < b.number; };
@@ -376,7 +387,6 @@ Result<void> StoredHistory::forEachPoll(std::int64_t since_ms, std::int64_t unti
   std::vector<Raw> slice;
   std::string blobs;  // every row's data of the slice, end to end
   StoredPoll poll;
-  PackedValues values;
   // One read transaction for the whole walk: a lock taken once, not per query.
   if (auto ok = db_.exec("BEGIN"); !ok) return ok;
   struct EndRead {
@@ -417,13 +427,18 @@ Result<void> StoredHistory::forEachPoll(std::int64_t since_ms, std::int64_t unti
       poll.checked.clear();
       for (std::size_t k = i; k < j; ++k) {
         const Raw& raw = slice[k];
-        if (auto ok = unpackInto(std::string_view(blobs).substr(raw.offset, raw.size), values); !ok) {
+        // The slice's rows sit module by module, read time by time: the row
+        // after next asked for now (drivers/prefetch.hpp).
+        if (k + 2 < slice.size()) prefetchBytes(blobs.data() + slice[k + 2].offset, slice[k + 2].size);
+        auto checked =
+            rebuild(raw.module, raw.ts, std::string_view(blobs).substr(raw.offset, raw.size), poll.samples[k - i]);
+        if (!checked) {
           return fail("module_history row of " + modules_[raw.module].target + " " + modules_[raw.module].port +
-                      " at " + std::to_string(raw.ts) + ": " + ok.error().message);
+                      " at " + std::to_string(raw.ts) + ": " + checked.error().message);
         }
         poll.modules.push_back(raw.module);
         poll.kinds.push_back(static_cast<RowKind>(raw.kind));
-        poll.checked.push_back(rebuild(raw.module, raw.ts, values, poll.samples[k - i]));
+        poll.checked.push_back(*checked);
       }
       visit(poll);
       i = j;

@@ -122,9 +122,9 @@ class StoredHistory {
 
   StoredHistory() = default;
   Result<void> load();
-  // Returns what it found plausible (PollPreparation::Checked).
-  PollPreparation::Checked rebuild(std::uint32_t module, std::int64_t ts, const PackedValues& values,
-                                   Sample& out) const;
+  // Returns what it found plausible (PollPreparation::Checked), or why `data` is not a readable row.
+  Result<PollPreparation::Checked> rebuild(std::uint32_t module, std::int64_t ts, std::string_view data,
+                                           Sample& out) const;
   // Resizes the poll's Samples to `n`, parking the surplus (with their buffers) for later polls.
   void resizePoll(StoredPoll& poll, std::size_t n);
   // Where modules_ holds the module of this id (modules_ is by id).
