@@ -110,6 +110,10 @@ class SparseMetricArray {
     }
   }
   static constexpr std::size_t size() { return N; }
+  // A bit per metric with a slot (bit i: metric i), written since the last
+  // clear(); a superset of the metrics holding a value. Lets a reader visit
+  // the few metrics a lane holds rather than all N.
+  std::uint64_t slottedMask() const { return slotted_; }
   // Slots allocated (present or not): what the array costs, for tests and benchmarks.
   std::size_t slotCount() const { return static_cast<std::size_t>(std::popcount(slotted_)); }
 

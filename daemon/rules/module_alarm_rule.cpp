@@ -104,9 +104,14 @@ Outcome evaluateModuleAlarm(const RuleInput& in, const ResolvedRule& r) {
   // One bit per lane metric: a 32-bit mask shifted past its width once the
   // catalogue outgrew 32 lane metrics.
   static_assert(kLaneMetricCount <= 64, "the lane metric masks below are 64 bits");
+  // Bands only of the metrics some lane holds (a lane reports a few of the
+  // catalogue's): a metric no lane holds has no value to be outside one.
+  std::uint64_t held = 0;
+  for (const Lane& lane : s.lanes) held |= lane.values.slottedMask();
   std::array<Band, kLaneMetricCount> bands;
   std::uint64_t limited = 0;
-  for (std::size_t m = 0; m < kLaneMetricCount; ++m) {
+  for (std::uint64_t rest = held; rest != 0; rest &= rest - 1) {
+    const auto m = static_cast<std::size_t>(std::countr_zero(rest));
     bands[m] = bandOf(s.shared_thresholds->lane[m]);
     if (bands[m].any) limited |= std::uint64_t{1} << m;
   }
