@@ -39,6 +39,7 @@ class LaneMemories {
     lanes_.resize(lanes);
   }
   std::size_t held() const { return lanes_.size(); }
+  const LaneMemory* data() const { return lanes_.data(); }
   auto begin() { return lanes_.begin(); }
   auto end() { return lanes_.end(); }
 

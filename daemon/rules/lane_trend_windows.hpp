@@ -27,6 +27,7 @@ class LaneTrendWindows {
   TrendWindow* window(std::size_t block, std::size_t idx);
   std::size_t lanes() const { return lanes_; }
   std::size_t held() const { return windows_.size(); }
+  const TrendWindow* data() const { return windows_.data(); }
   std::size_t capacity() const { return windows_.capacity(); }
 
  private:

@@ -17,6 +17,7 @@
 #include "daemon/rules/lane_trend_windows.hpp"
 #include "daemon/rules/trend_window.hpp"
 #include "drivers/lane_limit.hpp"
+#include "drivers/prefetch.hpp"
 #include "drivers/sample.hpp"
 
 namespace opticsd {
@@ -80,6 +81,16 @@ struct ModuleRuleState {
   bool fec = false;
   std::uint8_t baseline_n = 0;  // polls in the lanes' baselines; kBaselineSamples: learned (or restored)
 };
+
+// A module's state asked for ahead of its evaluation (drivers/prefetch.hpp):
+// the object itself, then, once it is in, the blocks it points to (windows,
+// lanes), which is why the two are asked for one module apart.
+inline void prefetchState(const ModuleRuleState& st) { prefetchBytes(&st, sizeof st); }
+inline void prefetchStateBlocks(const ModuleRuleState& st) {
+  prefetchBytes(st.trends.data(), st.trends.size() * sizeof(TrendWindow));
+  prefetchBytes(st.lane_trends.data(), st.lane_trends.held() * sizeof(TrendWindow));
+  prefetchBytes(st.lanes.data(), st.lanes.held() * sizeof(LaneMemory));
+}
 
 // A lane whose data path is up (or that does not say).
 inline bool usable(const Lane& lane) { return !lane.status.data_path_state || *lane.status.data_path_state == 4; }

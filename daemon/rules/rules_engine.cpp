@@ -509,6 +509,7 @@ void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>&
   TargetState& ts = entry->second;
   bool dirty = ts.dirty;
   std::size_t next = 0;  // polls list ports in the same order: try the next state before hashing
+  for (std::size_t i = 0; i < 2 && i < ts.modules.size(); ++i) prefetchState(*ts.modules[i]);
   for (const Sample& s : samples) {
     ModuleRuleState* st = nullptr;
     if (next < ts.modules.size() && ts.modules[next]->port == s.port) {
@@ -521,6 +522,9 @@ void RulesEngine::evaluate(const std::string& target, const std::vector<Sample>&
       next = ts.modules.size();
       dirty = true;
     }
+    // The next modules' states on their way while this one is judged.
+    if (next < ts.modules.size()) prefetchStateBlocks(*ts.modules[next]);
+    if (next + 1 < ts.modules.size()) prefetchState(*ts.modules[next + 1]);
     impl_->evaluateModule(*st, s, ts.common_temp_slope, dirty);
   }
   ts.common_temp_slope = commonTemperatureSlope(ts.modules, impl_->slope_scratch);
