@@ -23,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "drivers/sample.hpp"
@@ -66,7 +67,8 @@ class FecBerDeriver {
     std::optional<std::uint64_t> corrected_bits_total;
     std::vector<std::optional<std::uint64_t>> lane_corrected_bits_total;  // index 0 = lane 1
   };
-  using Ports = std::map<std::string, Baseline, std::less<>>;
+  // Hashed: a poll looks up every port of its target (a tree compared ~5 names a port).
+  using Ports = std::unordered_map<std::string, Baseline>;
   std::map<std::string, Ports, std::less<>> previous_;
   // The target the last Sample was of: a poll's Samples share one, so its
   // ports are found by one name comparison, not a walk of every target's
