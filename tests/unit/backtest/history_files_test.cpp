@@ -2,6 +2,8 @@
 // schema (migrated in a copy, the file untouched), not history at all.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "daemon/backtest/backtest.hpp"
 #include "daemon/backtest/history_preparation.hpp"
 #include "daemon/backtest/stored_history.hpp"
@@ -100,21 +102,27 @@ TEST(BacktestHistoryFiles, AnOlderSchemaIsReadThroughAMigratedCopy) {
 namespace opticsd {
 namespace {
 
+// `count` polls of a sim switch `name` with `ports` QSFP-DD DR4 ports, in
+// time order, each Sample stamped with the switch's name.
+void simPolls(const std::string& name, int ports, int count, std::vector<Sample>& out) {
+  sim::SimSwitchConfig c;
+  c.name = name;
+  c.seed = sim::hashString(c.name);
+  c.ports = ports;
+  c.module = "qsfp-dd-400g-dr4";
+  auto sw = sim::SimSwitch::create(c, test::kEpoch);
+  ASSERT_TRUE(sw) << sw.error().message;
+  for (int i = 0; i < count; ++i) sw->sampleAll(test::kEpoch + i * test::kPoll, out);
+  for (Sample& s : out) s.target = c.name;
+}
+
 // The module's own thresholds go into history once (not a row a poll) and
 // come back with its rows; a module swapped in without thresholds does not
 // inherit those of the one before it.
 TEST(BacktestHistoryFiles, AModulesOwnThresholdsComeBackWithItsRows) {
   test::TempFile db("thresholds.db");
-  sim::SimSwitchConfig c;
-  c.name = "leaf-t";
-  c.seed = sim::hashString(c.name);
-  c.ports = 1;
-  c.module = "qsfp-dd-400g-dr4";
-  auto sw = sim::SimSwitch::create(c, test::kEpoch);
-  ASSERT_TRUE(sw) << sw.error().message;
   std::vector<Sample> polls;
-  for (int i = 0; i < 40; ++i) sw->sampleAll(test::kEpoch + i * test::kPoll, polls);
-  for (Sample& s : polls) s.target = c.name;
+  ASSERT_NO_FATAL_FAILURE(simPolls("leaf-t", 1, 40, polls));
   const auto rx = polls.front().thresholds(LaneMetric::kRxPowerDbm);
   ASSERT_TRUE(rx && rx->low_alarm) << "the sim module advertises an Rx low alarm";
   // Then another module in the port, advertising none.
@@ -163,22 +171,59 @@ TEST(BacktestHistoryFiles, AModulesOwnThresholdsComeBackWithItsRows) {
   EXPECT_EQ(without, 5u);
 }
 
+// Modules of one part number advertise one table: the replay holds it once
+// for all of them (a fleet's rows then read a few tables, not one a module),
+// and a module whose table differs keeps its own.
+TEST(BacktestHistoryFiles, ModulesAdvertisingEqualLimitsShareOneTable) {
+  test::TempFile db("shared-thresholds.db");
+  std::vector<Sample> polls;
+  ASSERT_NO_FATAL_FAILURE(simPolls("leaf-s", 3, 4, polls));
+  for (Sample& s : polls) {
+    if (s.port != polls[2].port) continue;
+    auto& rx = s.mutableThresholds(LaneMetric::kRxPowerDbm);
+    ASSERT_TRUE(rx && rx->low_alarm);
+    rx->low_alarm = *rx->low_alarm - 2.0;  // calibrated apart
+  }
+  {
+    StoreOptions o;
+    o.path = db.path();
+    o.retention = std::chrono::milliseconds(0);
+    o.deadband.heartbeat = std::chrono::milliseconds(0);
+    auto store = SqliteStore::open(o);
+    ASSERT_TRUE(store) << store.error().message;
+    for (std::size_t i = 0; i < polls.size(); i += 3) {
+      (*store)->enqueue(std::vector<Sample>(polls.begin() + static_cast<std::ptrdiff_t>(i),
+                                            polls.begin() + static_cast<std::ptrdiff_t>(i + 3)));
+    }
+    ASSERT_TRUE((*store)->flush(std::chrono::seconds(30)));
+  }
+  auto history = StoredHistory::open(db.path());
+  ASSERT_TRUE(history) << history.error().message;
+  std::map<std::string, CopyOnWrite<ModuleThresholds>> tables;
+  auto walked = (*history)->forEachPoll(test::kEpoch, test::kEpoch + 4 * test::kPoll, [&](StoredPoll& poll) {
+    for (const Sample& s : poll.samples) tables[s.port] = s.shared_thresholds;
+  });
+  ASSERT_TRUE(walked) << walked.error().message;
+  ASSERT_EQ(tables.size(), 3u);
+  const auto& a = tables[polls[0].port];
+  const auto& b = tables[polls[1].port];
+  const auto& own = tables[polls[2].port];
+  EXPECT_TRUE(a.sharesWith(b));
+  EXPECT_FALSE(own.sharesWith(a));
+  const auto& rx_a = a->lane[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)];
+  const auto& rx_own = own->lane[static_cast<std::size_t>(LaneMetric::kRxPowerDbm)];
+  ASSERT_TRUE(rx_a && rx_a->low_alarm && rx_own && rx_own->low_alarm);
+  EXPECT_NEAR(*rx_a->low_alarm - *rx_own->low_alarm, 2.0, 0.011);  // kept at 0.01 dB
+}
+
 // Rebuilding a row tests each reading as it decodes it, so preparation skips
 // the plausibility test only where it would drop nothing: a reading no module
 // can report (a history written by an opticsd that kept it, or by hand) is
 // still dropped and said, and the rows around it keep theirs.
 TEST(BacktestHistoryFiles, AnImpossibleStoredReadingIsStillDropped) {
   test::TempFile db("implausible.db");
-  sim::SimSwitchConfig c;
-  c.name = "leaf-p";
-  c.seed = sim::hashString(c.name);
-  c.ports = 1;
-  c.module = "qsfp-dd-400g-dr4";
-  auto sw = sim::SimSwitch::create(c, test::kEpoch);
-  ASSERT_TRUE(sw) << sw.error().message;
   std::vector<Sample> polls;
-  for (int i = 0; i < 3; ++i) sw->sampleAll(test::kEpoch + i * test::kPoll, polls);
-  for (Sample& s : polls) s.target = c.name;
+  ASSERT_NO_FATAL_FAILURE(simPolls("leaf-p", 1, 3, polls));
   polls[1].module.set(ModuleMetric::kTemperatureCelsius, 400.0);  // above the 250 degC any module reports
   {
     StoreOptions o;
