@@ -243,6 +243,16 @@ const StoredHistory::Identity* StoredHistory::identityAt(std::uint32_t module, s
   return it == list.begin() ? &list.front() : &*std::prev(it);
 }
 
+void StoredHistory::prefetchLists(std::uint32_t module) const {
+  prefetchBytes(identities_[module].data(), identities_[module].size() * sizeof(Identity));
+  prefetchBytes(thresholds_[module].data(), thresholds_[module].size() * sizeof(ThresholdTable));
+}
+
+void StoredHistory::prefetchIdentity(std::uint32_t module) const {
+  // Most modules have one identity: the last is the one asked for.
+  if (!identities_[module].empty()) prefetchBytes(&*identities_[module].back().identity, sizeof(ModuleIdentity));
+}
+
 const StoredHistory::ThresholdTable* StoredHistory::thresholdsAt(std::uint32_t module, std::int64_t ts,
                                                                  std::int64_t since_ms) const {
   const auto& list = thresholds_[module];
@@ -429,7 +439,11 @@ Result<void> StoredHistory::forEachPoll(std::int64_t since_ms, std::int64_t unti
         const Raw& raw = slice[k];
         // The slice's rows sit module by module, read time by time: the row
         // after next asked for now (drivers/prefetch.hpp).
-        if (k + 2 < slice.size()) prefetchBytes(blobs.data() + slice[k + 2].offset, slice[k + 2].size);
+        if (k + 2 < slice.size()) {
+          prefetchBytes(blobs.data() + slice[k + 2].offset, slice[k + 2].size);
+          prefetchLists(slice[k + 2].module);
+        }
+        if (k + 1 < slice.size()) prefetchIdentity(slice[k + 1].module);
         auto checked =
             rebuild(raw.module, raw.ts, std::string_view(blobs).substr(raw.offset, raw.size), poll.samples[k - i]);
         if (!checked) {

@@ -130,6 +130,11 @@ class StoredHistory {
   // Where modules_ holds the module of this id (modules_ is by id).
   std::optional<std::size_t> moduleIndex(std::int64_t id) const;
   const Identity* identityAt(std::uint32_t module, std::int64_t ts) const;
+  // What rebuilding a row of `module` reads besides the row, asked for ahead
+  // (drivers/prefetch.hpp): its lists of identities and limits, then, a row
+  // later, once the list is in, the identity it points to.
+  void prefetchLists(std::uint32_t module) const;
+  void prefetchIdentity(std::uint32_t module) const;
   // The module's own limits at `ts`: the last table recorded since its identity (`since_ms`) began.
   const ThresholdTable* thresholdsAt(std::uint32_t module, std::int64_t ts, std::int64_t since_ms) const;
 
