@@ -15,7 +15,8 @@
 // them. A fleet that degrades stores more, around its findings. Each module's
 // own thresholds are recorded once (module_thresholds), as the daemon does.
 // Then times runBacktest() over the whole file with the shipped rules and
-// prints rows, seconds and microseconds per row.
+// prints rows, seconds and microseconds per row, and a fixed loop's CPU time
+// before and after (the core's speed at the time: read the figures by it).
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -139,6 +140,22 @@ int generate(const std::filesystem::path& path, int modules, int days, int rows_
   return 0;
 }
 
+// CPU seconds of a fixed integer loop (no memory): how fast this core runs
+// now. On a shared VM the host's clock moves (the same replay took 58 s and
+// 91 s within an hour while this loop went from 0.15 s to 0.25 s), so the
+// replay's figure is read next to this one.
+double referenceLoopSeconds() {
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  volatile std::uint64_t x = 0;
+  for (std::uint64_t i = 0; i < 400'000'000; ++i) x = x + (i ^ (i >> 3));
+  getrusage(RUSAGE_SELF, &after);
+  const auto seconds = [](const rusage& u) {
+    return static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6;
+  };
+  return seconds(after) - seconds(before);
+}
+
 }  // namespace
 }  // namespace opticsd
 
@@ -175,11 +192,15 @@ int main(int argc, char** argv) {
     return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
            static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
   };
+  // The first loop after start also times the core's climb from idle: the second is the figure.
+  (void)referenceLoopSeconds();
+  const double reference_before = referenceLoopSeconds();
   const double cpu0 = cpu();
   const auto t0 = std::chrono::steady_clock::now();
   auto r = runBacktest(o);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu_seconds = cpu() - cpu0;
+  const double reference_after = referenceLoopSeconds();
   if (!r) return std::fprintf(stderr, "%s\n", r.error().message.c_str()), 1;
   std::printf(
       "backtest: %zu modules, %.0f module-days, %zu stored rows replayed in %.1f s wall, %.1f s CPU (%.2f us CPU a "
@@ -187,5 +208,7 @@ int main(int argc, char** argv) {
       r->modules, r->module_days, r->rows, seconds, cpu_seconds,
       1e6 * cpu_seconds / static_cast<double>(std::max<std::size_t>(1, r->rows)), r->findings.size(), r->events.size(),
       static_cast<std::size_t>(std::filesystem::file_size(path)));
+  std::printf("reference loop (this core's speed now, lower is faster): %.3f s before, %.3f s after\n",
+              reference_before, reference_after);
   return 0;
 }
