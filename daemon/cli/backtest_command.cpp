@@ -9,6 +9,7 @@
 #include "daemon/backtest/candidate_rules.hpp"
 #include "daemon/cli/history_database.hpp"
 #include "daemon/config/config.hpp"
+#include "daemon/log/log.hpp"
 #include "daemon/output/time_text.hpp"
 #include "drivers/options/duration.hpp"
 
@@ -30,6 +31,11 @@ int runBacktestCommand(const BacktestArgs& args) {
     std::fprintf(stderr, "opticsd backtest: %s\n", message.c_str());
     return 1;
   };
+  // The replayed engine logs each finding as it raises and clears it, as the
+  // daemon does; here those are the report's rows, and spdlog's default logger
+  // writes to stdout, into the report (`--format json` stopped parsing at the
+  // first finding). Errors only, on stderr.
+  configureLogging("error");
   BacktestOptions options;
   options.running = defaultRuleSet();
   if (!args.config.empty()) {
