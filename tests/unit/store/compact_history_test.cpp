@@ -83,6 +83,23 @@ HistoryResult history(const std::string& path) {
   return r ? *r : HistoryResult{};
 }
 
+// The minutes after kT0 of the rows history kept for the optic.
+std::vector<std::int64_t> storedMinutes(const std::string& path) {
+  std::vector<std::int64_t> minutes;
+  for (const auto& row : history(path).rows) minutes.push_back((row.ts_ms - kT0) / kMinute);
+  return minutes;
+}
+
+// An rx_power_low finding on the optic, raised at `start_ms`.
+Finding rxLowFinding(std::int64_t start_ms) {
+  Finding f;
+  f.target = "leaf";
+  f.port = "Ethernet1";
+  f.rule = "rx_power_low";
+  f.start_ms = start_ms;
+  return f;
+}
+
 TEST(ValueCodecTest, RegisterResolutionByUnit) {
   EXPECT_EQ(codecFor("rx_power_dbm").decode(*codecFor("rx_power_dbm").encode(-3.21)), -3.21);
   EXPECT_EQ(codecFor("temperature_celsius").decode(*codecFor("temperature_celsius").encode(41.5)), 41.5);
@@ -177,17 +194,11 @@ TEST(DeadbandTest, RowsAroundAFindingAreKeptAndNeverDownsampled) {
   ASSERT_TRUE(store);
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(store->enqueue({optic(kT0 + i * kMinute)}));
   ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
-  Finding f;
-  f.target = "leaf";
-  f.port = "Ethernet1";
-  f.rule = "rx_power_low";
-  f.start_ms = kT0 + 9 * kMinute;
-  store->record(f);
+  store->record(rxLowFinding(kT0 + 9 * kMinute));
   ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
   for (int i = 10; i < 20; ++i) ASSERT_TRUE(store->enqueue({optic(kT0 + i * kMinute)}));
   ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
-  std::vector<std::int64_t> minutes;
-  for (const auto& row : history(o.path.string()).rows) minutes.push_back((row.ts_ms - kT0) / kMinute);
+  const std::vector<std::int64_t> minutes = storedMinutes(o.path.string());
   // 0 the first; 8, 9 the two polls before the finding; 10, 11 the two after.
   EXPECT_EQ(minutes, (std::vector<std::int64_t>{0, 8, 9, 10, 11}));
   RawDb raw(o.path.string());
@@ -220,18 +231,12 @@ TEST(DeadbandTest, AFindingQueuedBeforeItsPollKeepsTheRowsOfItsOwnPoll) {
   ASSERT_TRUE(store);
   for (int i = 0; i < 9; ++i) ASSERT_TRUE(store->enqueue({optic(kT0 + i * kMinute)}));
   ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
-  Finding f;
-  f.target = "leaf";
-  f.port = "Ethernet1";
-  f.rule = "rx_power_low";
-  f.start_ms = kT0 + 9 * kMinute;
-  store->record(f);
+  store->record(rxLowFinding(kT0 + 9 * kMinute));
   // Time for the writer to take the finding alone, as it did before.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   for (int i = 9; i < 20; ++i) ASSERT_TRUE(store->enqueue({optic(kT0 + i * kMinute)}));
   ASSERT_TRUE(store->flush(std::chrono::seconds(20)));
-  std::vector<std::int64_t> minutes;
-  for (const auto& row : history(o.path.string()).rows) minutes.push_back((row.ts_ms - kT0) / kMinute);
+  const std::vector<std::int64_t> minutes = storedMinutes(o.path.string());
   EXPECT_EQ(minutes, (std::vector<std::int64_t>{0, 8, 9, 10, 11}));
 }
 
