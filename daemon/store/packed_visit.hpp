@@ -82,8 +82,9 @@ class Reader {
 // pack() wrote them: by code, module value before lane values, lanes lowest
 // first. A bad blob stops the walk with an error (values visited before it
 // have been visited).
-// `visit` is inlined where the compiler allows (a lambda marked
-// [[gnu::always_inline]] is): a call per value is much of a walk's time.
+// `visit` is inlined where the compiler chooses to (a lambda declared
+// `__attribute__((always_inline))` always is): a call per value is much of a
+// walk's time.
 template <typename Visit>
 Result<void> visitPacked(std::string_view blob, Visit&& visit) {
   using packed_detail::unzigzag;
